@@ -1,0 +1,48 @@
+"""Deal numbering of RULES §6: SplitMix64 + Fisher-Yates on the base order.
+
+>>> from solver.rules import Rules
+>>> " ".join(map(str, deal(42, Rules())[:5]))
+'4H 3H 5C 5D 5S'
+"""
+from __future__ import annotations
+
+from .rules import Rules
+
+MASK64 = (1 << 64) - 1
+MAX_SEED = 1 << 64
+
+
+class SeedError(ValueError):
+    """A deal number outside 0 <= seed < 2**64."""
+
+
+def splitmix64(seed: int):
+    """Yield the SplitMix64 stream for ``seed`` (all arithmetic mod 2**64)."""
+    state = seed & MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def check_seed(seed) -> int:
+    try:
+        value = int(seed)
+    except (TypeError, ValueError):
+        raise SeedError(f"bad seed {seed!r}: must be an integer 0 <= seed < 2^64") from None
+    if isinstance(seed, float) or not 0 <= value < MAX_SEED:
+        raise SeedError(f"bad seed {seed!r}: must be an integer 0 <= seed < 2^64")
+    return value
+
+
+def deal(seed: int, rules: Rules = Rules()) -> tuple:
+    """The dungeon of deal ``seed`` for ``rules``, top card first."""
+    seed = check_seed(seed)
+    cards = rules.base_order()
+    rng = splitmix64(seed)
+    for i in range(len(cards) - 1, 0, -1):
+        j = next(rng) % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
