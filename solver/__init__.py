@@ -1,0 +1,21 @@
+"""scoundrel-solver: exact solver and hint engine for Scoundrel and Scoundrel for Two.
+
+>>> from solver import Rules, deal, State
+>>> State.new(deal(42), Rules()).room[0]
+Card('4H')
+"""
+from .cards import Card, CardError, JOKER, parse_card, parse_cards, format_cards
+from .deal import SeedError, deal
+from .notation import NotationError, format_line, parse_action, parse_line, replay
+from .result import Result
+from .rules import Rules, RulesError
+from .search import CoreMissingError, DEFAULT_TT_MB, solve
+from .state import AVOID, Avoid, Hero, IllegalMove, PositionError, State, Take
+
+__all__ = [
+    "Card", "CardError", "JOKER", "parse_card", "parse_cards", "format_cards",
+    "SeedError", "deal", "NotationError", "format_line", "parse_action", "parse_line", "replay",
+    "Result", "Rules", "RulesError", "solve", "CoreMissingError", "DEFAULT_TT_MB",
+    "AVOID", "Avoid", "Hero", "IllegalMove", "PositionError", "State", "Take",
+]
+__version__ = "0.1.0"
