@@ -1,3 +1,717 @@
-# placeholder, replaced by the search core
-def version():
-    return 0
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The search core: depth-first branch and bound with a transposition table.
+
+It mirrors the rules of ``solver.state`` (proven equal by the differential
+tests against ``solver.reference``).  The unit of search is a *room start*:
+the remaining cards ``S`` (room first, then the dungeon), the heroes, the
+leader and whether the room may be avoided.  Everything that happens inside
+one room (avoids, the order of the takes, fight modes, the help card) is
+enumerated into a list of *outcomes*: either a terminal score or a child
+room start.  Equal outcomes are merged and dominated ones dropped, because
+the value of a room start never decreases with more health, a stronger
+weapon or a higher last kill.
+
+Avoids are folded into the room: avoiding rotates ``S`` by four cards, so
+the rooms reachable by avoiding are the rotations of ``S`` (one for the
+classic rule and co-op, all of them for the easy rule).  There are then no
+avoid edges in the search graph, and the cycles of the easy rule vanish.
+
+The search maximises the final score.  ``node(alpha)`` returns the exact
+value when it exceeds ``alpha`` and otherwise an upper bound <= alpha
+(fail-soft).  The table stores lower/upper bounds keyed by a 128-bit hash
+of the whole room start.  Every score the search returns comes from a
+terminal it visited; the best such terminal and its path are kept as the
+*incumbent*, which is the optimal line when the search finishes and the
+best line found when a limit stops it.
+"""
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, int8_t, uint8_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+DEF MAXN = 64          # cards in S
+DEF MAXDEPTH = 96      # room starts on one path
+DEF MAXOUT = 4096      # outcomes of one room start
+DEF DEDUP = 8192       # slots of the outcome de-duplication table (power of two)
+DEF NEG = -30000
+DEF FRESH = 99         # last kill of an unused weapon
+DEF NCODES = 53        # card codes: Card.index, joker = 52
+DEF MAXHP = 20
+DEF BUCKET = 4
+
+cdef enum:
+    MONSTER = 0
+    POTION = 1
+    WEAPON = 2
+
+cdef struct Heroes:
+    int8_t hp[2]
+    int8_t w[2]
+    int8_t k[2]
+
+cdef struct Outcome:
+    Heroes hs
+    int16_t score        # terminal score
+    int16_t order        # move-ordering key, larger first
+    int8_t terminal
+    int8_t rot           # avoids before facing
+    int8_t left          # card carried into the next room, -1 if none
+    int8_t ntakes
+    uint8_t takes[4]     # card code | 64 weapon | 128 help
+
+cdef struct Entry:
+    uint64_t k1
+    uint64_t k2
+    int16_t lo
+    int16_t hi
+    uint32_t work
+
+cdef struct Step:
+    int8_t rot
+    int8_t ntakes
+    uint8_t takes[4]
+
+cdef int8_t KIND[NCODES]
+cdef int8_t VALUE[NCODES]
+cdef uint64_t Z1[MAXN][NCODES]
+cdef uint64_t Z2[MAXN][NCODES]
+cdef uint64_t ZH1[2][3][128]
+cdef uint64_t ZH2[2][3][128]
+cdef uint64_t ZX1[8]
+cdef uint64_t ZX2[8]
+
+
+cdef uint64_t _sm_state = 0x1234567
+
+
+cdef uint64_t _splitmix() noexcept nogil:
+    global _sm_state
+    _sm_state += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = _sm_state
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void _init_tables():
+    cdef int c, p, i, j, v
+    for c in range(NCODES):
+        if c == 52:
+            KIND[c] = MONSTER
+            VALUE[c] = 15
+        else:
+            v = c % 13 + 2
+            VALUE[c] = v
+            if c // 13 == 0 or c // 13 == 3 or v > 10:
+                KIND[c] = MONSTER
+            elif c // 13 == 2:
+                KIND[c] = POTION
+            else:
+                KIND[c] = WEAPON
+    for p in range(MAXN):
+        for c in range(NCODES):
+            Z1[p][c] = _splitmix()
+            Z2[p][c] = _splitmix()
+    for i in range(2):
+        for j in range(3):
+            for v in range(128):
+                ZH1[i][j][v] = _splitmix()
+                ZH2[i][j][v] = _splitmix()
+    for i in range(8):
+        ZX1[i] = _splitmix()
+        ZX2[i] = _splitmix()
+
+
+_init_tables()
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline bint _usable(int w, int k, int m, bint lenient) noexcept nogil:
+    if w == 0:
+        return False
+    if lenient:
+        return m <= k
+    return m < k
+
+
+cdef inline int _gcd(int a, int b) noexcept nogil:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+cdef class Searcher:
+    cdef int coop, lenient, flee   # flee: 0 classic, 1 easy, 2 hard
+    cdef int nheroes
+    cdef int8_t S[MAXDEPTH][MAXN]
+    cdef Outcome *out[MAXDEPTH]
+    cdef Step path[MAXDEPTH]
+    cdef Step inc[MAXDEPTH + 1]
+    cdef int inc_len
+    cdef int inc_score
+    cdef int inc_found
+    # de-duplication of outcomes within one room start
+    cdef uint64_t *dd_key
+    cdef uint32_t *dd_stamp
+    cdef uint32_t stamp
+    # transposition table
+    cdef Entry *tt
+    cdef uint64_t tt_buckets
+    cdef uint64_t tt_mask
+    cdef public long long nodes, tt_hits, tt_stores, tt_used, tt_replaced
+    cdef long long max_nodes
+    cdef double deadline
+    cdef public int aborted     # 0 none, 1 nodes, 2 time
+    # per-enumeration scratch
+    cdef int e_count
+    cdef Outcome *e_buf
+    cdef int e_rot
+    cdef int e_final
+    cdef int e_leader
+    cdef int e_best_terminal
+
+    def __cinit__(self, int coop, int lenient, int flee, double tt_mb):
+        cdef int d
+        cdef uint64_t want, b
+        self.coop = coop
+        self.lenient = lenient
+        self.flee = flee
+        self.nheroes = 2 if coop else 1
+        for d in range(MAXDEPTH):
+            self.out[d] = NULL
+        for d in range(MAXDEPTH):
+            self.out[d] = <Outcome *> malloc(MAXOUT * sizeof(Outcome))
+            if self.out[d] == NULL:
+                raise MemoryError()
+        self.dd_key = <uint64_t *> calloc(DEDUP, sizeof(uint64_t))
+        self.dd_stamp = <uint32_t *> calloc(DEDUP, sizeof(uint32_t))
+        if self.dd_key == NULL or self.dd_stamp == NULL:
+            raise MemoryError()
+        self.stamp = 0
+        want = <uint64_t> (tt_mb * 1024.0 * 1024.0 / (BUCKET * sizeof(Entry)))
+        b = 1
+        while b * 2 <= want:
+            b *= 2
+        if b < 1024:
+            b = 1024
+        self.tt_buckets = b
+        self.tt_mask = b - 1
+        self.tt = <Entry *> calloc(b * BUCKET, sizeof(Entry))
+        if self.tt == NULL:
+            raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
+        self.nodes = 0
+        self.tt_hits = 0
+        self.tt_stores = 0
+        self.tt_used = 0
+        self.tt_replaced = 0
+
+    def __dealloc__(self):
+        cdef int d
+        for d in range(MAXDEPTH):
+            if self.out[d] != NULL:
+                free(self.out[d])
+        if self.dd_key != NULL:
+            free(self.dd_key)
+        if self.dd_stamp != NULL:
+            free(self.dd_stamp)
+        if self.tt != NULL:
+            free(self.tt)
+
+    @property
+    def tt_capacity(self):
+        return self.tt_buckets * BUCKET
+
+    @property
+    def tt_bytes(self):
+        return self.tt_buckets * BUCKET * sizeof(Entry)
+
+    # ------------------------------------------------------------------ table
+    cdef Entry *probe(self, uint64_t k1, uint64_t k2) noexcept nogil:
+        cdef Entry *b = self.tt + (k1 & self.tt_mask) * BUCKET
+        cdef int i
+        for i in range(BUCKET):
+            if b[i].k1 == k1 and b[i].k2 == k2 and (b[i].lo != 0 or b[i].hi != 0 or b[i].work != 0):
+                return &b[i]
+        return NULL
+
+    cdef void store(self, uint64_t k1, uint64_t k2, int lo, int hi, uint32_t work) noexcept nogil:
+        cdef Entry *b = self.tt + (k1 & self.tt_mask) * BUCKET
+        cdef int i, victim = -1
+        cdef uint32_t least = 0xFFFFFFFF
+        self.tt_stores += 1
+        for i in range(BUCKET):
+            if b[i].k1 == k1 and b[i].k2 == k2 and b[i].work != 0:
+                if lo > b[i].lo:
+                    b[i].lo = lo
+                if hi < b[i].hi:
+                    b[i].hi = hi
+                if work > b[i].work:
+                    b[i].work = work
+                return
+        for i in range(BUCKET):
+            if b[i].work == 0:
+                victim = i
+                self.tt_used += 1
+                break
+            if b[i].work < least:
+                least = b[i].work
+                victim = i
+        if b[victim].work != 0:
+            self.tt_replaced += 1
+        b[victim].k1 = k1
+        b[victim].k2 = k2
+        b[victim].lo = lo
+        b[victim].hi = hi
+        b[victim].work = work if work > 0 else 1
+
+    # ------------------------------------------------------------ enumeration
+    cdef void add_outcome(self, Heroes *hs, int terminal, int score, int left,
+                          uint8_t *takes, int ntakes) noexcept nogil:
+        """Record one way to finish the room; merge equal child outcomes."""
+        cdef Outcome *o
+        cdef uint64_t key, h
+        cdef uint32_t slot
+        cdef int i
+        if terminal:
+            if score > self.e_best_terminal:
+                self.e_best_terminal = score
+            else:
+                return
+        else:
+            key = (<uint64_t> (self.e_rot + 1)) | ((<uint64_t> (left + 1)) << 6)
+            for i in range(self.nheroes):
+                key |= ((<uint64_t> (hs.hp[i] & 31)) << (12 + 16 * i))
+                key |= ((<uint64_t> hs.w[i]) << (17 + 16 * i))
+                key |= ((<uint64_t> hs.k[i]) << (21 + 16 * i))  # k <= 15 or FRESH(99): 7 bits
+            h = key * 0x9E3779B97F4A7C15ULL
+            slot = <uint32_t> (h >> 51) & (DEDUP - 1)
+            while self.dd_stamp[slot] == self.stamp:
+                if self.dd_key[slot] == key:
+                    return
+                slot = (slot + 1) & (DEDUP - 1)
+            self.dd_stamp[slot] = self.stamp
+            self.dd_key[slot] = key
+        if self.e_count >= MAXOUT:
+            self.aborted = 4  # never drop an outcome silently
+            return
+        o = &self.e_buf[self.e_count]
+        self.e_count += 1
+        o.hs = hs[0]
+        o.terminal = terminal
+        o.score = score
+        o.rot = self.e_rot
+        o.left = left
+        o.ntakes = ntakes
+        for i in range(ntakes):
+            o.takes[i] = takes[i]
+        if terminal:
+            o.order = 32000
+        else:
+            o.order = 0
+            for i in range(self.nheroes):
+                o.order += hs.hp[i] * 16 + hs.w[i] * 2 + (1 if hs.k[i] == FRESH else 0)
+
+    cdef void enum_takes(self, int8_t *room, int nroom, uint32_t taken_mask, int to_take,
+                         Heroes hs, int potion_mask, int help_used, int mleft,
+                         uint8_t *takes, int ntakes) noexcept nogil:
+        """All ways to take ``to_take`` more cards of ``room``.
+
+        ``mleft`` is the value of the monsters not yet taken (room and dungeon),
+        ``potion_mask`` bit i says hero i already drank this room.
+        """
+        cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, lastpot
+        cdef Heroes h2
+        cdef int ntargets = 2 if (self.coop and not help_used) else 1
+        cdef int leader = self.e_leader
+        for i in range(nroom):
+            if taken_mask & (1u << i):
+                continue
+            c = room[i]
+            # identical cards (two jokers) give identical takes
+            j = 0
+            for t in range(i):
+                if not (taken_mask & (1u << t)) and room[t] == c:
+                    j = 1
+            if j:
+                continue
+            kind = KIND[c]
+            v = VALUE[c]
+            for t in range(ntargets):
+                target = leader if t == 0 else 1 - leader
+                for m in range(2):    # 0 bare, 1 weapon (monsters only)
+                    h2 = hs
+                    nt = ntakes
+                    if kind == MONSTER:
+                        if m == 1:
+                            if not _usable(hs.w[target], hs.k[target], v, self.lenient):
+                                continue
+                            dmg = v - hs.w[target]
+                            if dmg < 0:
+                                dmg = 0
+                            h2.k[target] = v
+                        else:
+                            dmg = v
+                        h2.hp[target] = hs.hp[target] - dmg
+                        takes[nt] = c | (64 if m == 1 else 0) | (128 if t == 1 else 0)
+                    else:
+                        if m == 1:
+                            continue
+                        if kind == POTION:
+                            if not (potion_mask & (1 << target)):
+                                h2.hp[target] = hs.hp[target] + v
+                                if h2.hp[target] > MAXHP:
+                                    h2.hp[target] = MAXHP
+                        else:
+                            h2.w[target] = v
+                            h2.k[target] = FRESH
+                        takes[nt] = c | (128 if t == 1 else 0)
+                    nt += 1
+                    if kind == MONSTER and h2.hp[target] <= 0:
+                        if self.coop:
+                            score = -(mleft - v)
+                        else:
+                            score = h2.hp[0] - (mleft - v)
+                        self.add_outcome(&h2, 1, score, -1, takes, nt)
+                        continue
+                    if to_take == 1:
+                        if self.e_final:
+                            if self.coop:
+                                score = h2.hp[0] + h2.hp[1]
+                            else:
+                                score = h2.hp[0]
+                                if kind == POTION and score == MAXHP:
+                                    score += v
+                            self.add_outcome(&h2, 1, score, -1, takes, nt)
+                        else:
+                            left = -1
+                            for j in range(nroom):
+                                if j != i and not (taken_mask & (1u << j)):
+                                    left = room[j]
+                            self.add_outcome(&h2, 0, 0, left, takes, nt)
+                    else:
+                        self.enum_takes(room, nroom, taken_mask | (1u << i), to_take - 1, h2,
+                                        potion_mask | ((1 << target) if (kind == POTION) else 0),
+                                        help_used | (t == 1), mleft - (v if kind == MONSTER else 0),
+                                        takes, nt)
+
+    cdef int prune_dominated(self, Outcome *buf, int count) noexcept nogil:
+        """Drop child outcomes dominated by another with the same next room."""
+        cdef int i, j, n = 0, hh, ge
+        cdef bint dominated
+        cdef Outcome *a
+        cdef Outcome *b
+        for i in range(count):
+            a = &buf[i]
+            dominated = False
+            if not a.terminal:
+                for j in range(count):
+                    if j == i:
+                        continue
+                    b = &buf[j]
+                    if b.terminal or b.rot != a.rot or b.left != a.left:
+                        continue
+                    ge = 1
+                    for hh in range(self.nheroes):
+                        if b.hs.hp[hh] < a.hs.hp[hh] or b.hs.w[hh] < a.hs.w[hh] or b.hs.k[hh] < a.hs.k[hh]:
+                            ge = 0
+                            break
+                    if ge:
+                        # b >= a componentwise; b != a since equal outcomes were merged.
+                        # Of two mutually-dominating (impossible) keep the earlier.
+                        dominated = True
+                        break
+            if not dominated:
+                if n != i:
+                    buf[n] = buf[i]
+                n += 1
+        return n
+
+    cdef int sort_outcomes(self, Outcome *buf, int count) noexcept nogil:
+        """Insertion sort by ``order`` descending, stable (deterministic)."""
+        cdef int i, j
+        cdef Outcome tmp
+        for i in range(1, count):
+            tmp = buf[i]
+            j = i - 1
+            while j >= 0 and buf[j].order < tmp.order:
+                buf[j + 1] = buf[j]
+                j -= 1
+            buf[j + 1] = tmp
+        return count
+
+    # ----------------------------------------------------------------- search
+    cdef void record_incumbent(self, int depth, Outcome *o) noexcept nogil:
+        cdef int i, j
+        self.inc_score = o.score
+        self.inc_found = 1
+        for i in range(depth):
+            self.inc[i] = self.path[i]
+        self.inc[depth].rot = o.rot
+        self.inc[depth].ntakes = o.ntakes
+        for j in range(o.ntakes):
+            self.inc[depth].takes[j] = o.takes[j]
+        self.inc_len = depth + 1
+
+    cdef int check_limits(self) noexcept nogil:
+        if self.max_nodes > 0 and self.nodes >= self.max_nodes:
+            self.aborted = 1
+        elif self.deadline > 0 and _now() >= self.deadline:
+            self.aborted = 2
+        return self.aborted
+
+    cdef int upper_bound(self, Heroes *hs, int sump, int maxp) noexcept nogil:
+        cdef int i, total = 0, h
+        if self.coop:
+            for i in range(2):
+                h = hs.hp[i] + sump
+                total += MAXHP if h > MAXHP else h
+            h = hs.hp[0] + hs.hp[1] + sump
+            return total if total < h else h
+        h = hs.hp[0] + sump
+        if h >= MAXHP and maxp > 0:
+            return MAXHP + maxp
+        return MAXHP if h > MAXHP else h
+
+    cdef int expand(self, int depth, int n, int count, int alpha, int ub, int leader,
+                    long long *work) noexcept nogil:
+        """Search the outcomes ``out[depth][:count]`` of the room start in ``S[depth]``."""
+        cdef Outcome *buf = self.out[depth]
+        cdef Outcome *o
+        cdef int best = NEG, i, j, v, a, start, m, nn
+        cdef int8_t *S = self.S[depth]
+        cdef int8_t *C = self.S[depth + 1]
+        cdef long long before
+        for i in range(count):
+            if best >= ub:
+                break
+            o = &buf[i]
+            if o.terminal:
+                if o.score > best:
+                    best = o.score
+                if o.score > self.inc_score or not self.inc_found:
+                    self.record_incumbent(depth, o)
+                continue
+            # child room start: the carried card, then S rotated by the avoids, minus its room
+            C[0] = o.left
+            start = (4 * o.rot + 4) % n
+            m = 1
+            for j in range(n - 4):
+                C[m] = S[(start + j) % n]
+                m += 1
+            self.path[depth].rot = o.rot
+            self.path[depth].ntakes = o.ntakes
+            for j in range(o.ntakes):
+                self.path[depth].takes[j] = o.takes[j]
+            a = alpha if alpha > best else best
+            before = self.nodes
+            v = self.node(depth + 1, m, &o.hs, (1 - leader) if self.coop else 0, 1 if self.flee != 2 else 0, a)
+            work[0] += self.nodes - before
+            if self.aborted:
+                return NEG
+            if v > best:
+                best = v
+        return best
+
+    cdef int node(self, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha) noexcept nogil:
+        cdef int8_t *S = self.S[depth]
+        cdef int i, c, kind, sump = 0, maxp = 0, mtot = 0, ub, best, count, r, nrot, nroom
+        cdef uint64_t k1 = 0, k2 = 0
+        cdef Entry *e
+        cdef long long work = 1
+        cdef uint8_t takes[4]
+        cdef int8_t room[4]
+        self.nodes += 1
+        if self.max_nodes > 0 and self.nodes > self.max_nodes:
+            self.aborted = 1
+            return NEG
+        if (self.nodes & 1023) == 0 and self.check_limits():
+            return NEG
+        if depth + 1 >= MAXDEPTH:
+            self.aborted = 3
+            return NEG
+        for i in range(n):
+            c = S[i]
+            kind = KIND[c]
+            if kind == POTION:
+                sump += VALUE[c]
+                if VALUE[c] > maxp:
+                    maxp = VALUE[c]
+            elif kind == MONSTER:
+                mtot += VALUE[c]
+            k1 ^= Z1[n - 1 - i][c]
+            k2 ^= Z2[n - 1 - i][c]
+        for i in range(self.nheroes):
+            k1 ^= ZH1[i][0][hs.hp[i] & 127] ^ ZH1[i][1][hs.w[i]] ^ ZH1[i][2][hs.k[i]]
+            k2 ^= ZH2[i][0][hs.hp[i] & 127] ^ ZH2[i][1][hs.w[i]] ^ ZH2[i][2][hs.k[i]]
+        k1 ^= ZX1[leader * 2 + avoid_ok]
+        k2 ^= ZX2[leader * 2 + avoid_ok]
+        ub = self.upper_bound(hs, sump, maxp)
+        if ub <= alpha:
+            return ub
+        e = self.probe(k1, k2)
+        if e != NULL:
+            self.tt_hits += 1
+            if e.lo == e.hi:
+                return e.lo
+            if e.hi <= alpha:
+                return e.hi
+            if e.hi < ub:
+                ub = e.hi
+        # enumerate the outcomes of every reachable rotation
+        self.stamp += 1
+        self.e_buf = self.out[depth]
+        self.e_count = 0
+        self.e_best_terminal = NEG
+        self.e_leader = leader
+        self.e_final = 1 if n <= 4 else 0
+        nroom = 4 if n > 4 else n
+        if n <= 4 or not avoid_ok or self.flee == 2:
+            nrot = 1
+        elif self.flee == 1 and not self.coop:
+            nrot = n // _gcd(n, 4)
+        else:
+            nrot = 2
+        for r in range(nrot):
+            self.e_rot = r
+            for i in range(nroom):
+                room[i] = S[(4 * r + i) % n]
+            self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, mtot, takes, 0)
+        count = self.prune_dominated(self.e_buf, self.e_count)
+        self.sort_outcomes(self.e_buf, count)
+        best = self.expand(depth, n, count, alpha, ub, leader, &work)
+        if self.aborted:
+            return NEG
+        if work > <long long> 4000000000:
+            work = <long long> 4000000000
+        if best <= alpha:
+            self.store(k1, k2, NEG, best, <uint32_t> work)
+        else:
+            self.store(k1, k2, best, best, <uint32_t> work)
+        return best
+
+    def run(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
+            int help_used, int avoid_ok, long long max_nodes, double timeout):
+        """Search from a position given as Python ints (card codes, hero tuples)."""
+        cdef Heroes hs
+        cdef int i, n, best, count, mtot = 0, sump = 0, maxp = 0, ub, c
+        cdef long long work = 0
+        cdef uint8_t takes[4]
+        cdef int8_t rm[4]
+        memset(&hs, 0, sizeof(Heroes))
+        for i in range(len(heroes)):
+            hs.hp[i] = heroes[i][0]
+            hs.w[i] = heroes[i][1]
+            hs.k[i] = heroes[i][2]
+        self.max_nodes = max_nodes
+        self.deadline = _now() + timeout if timeout > 0 else 0.0
+        self.aborted = 0
+        self.inc_found = 0
+        self.inc_score = NEG
+        self.inc_len = 0
+        n = len(room) + len(dungeon)
+        if n > MAXN:
+            raise ValueError("too many cards")
+        for i in range(len(room)):
+            self.S[0][i] = room[i]
+        for i in range(len(dungeon)):
+            self.S[0][len(room) + i] = dungeon[i]
+        if taken == 0 and (len(room) == 4 or len(dungeon) == 0):
+            best = self.node(0, n, &hs, leader, avoid_ok, NEG)
+        else:
+            # part-way through a room: finish it, then search the next room starts.
+            # S[0] keeps the convention "room of 4 first" by padding with the taken
+            # cards' places: the child is built from the dungeon only.
+            for i in range(n):
+                c = self.S[0][i]
+                if KIND[c] == MONSTER:
+                    mtot += VALUE[c]
+                elif KIND[c] == POTION:
+                    sump += VALUE[c]
+                    if VALUE[c] > maxp:
+                        maxp = VALUE[c]
+            ub = self.upper_bound(&hs, sump, maxp)
+            self.stamp += 1
+            self.e_buf = self.out[0]
+            self.e_count = 0
+            self.e_best_terminal = NEG
+            self.e_leader = leader
+            self.e_final = 1 if len(dungeon) == 0 else 0
+            self.e_rot = 0
+            for i in range(len(room)):
+                rm[i] = room[i]
+            self.enum_takes(rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs,
+                            potion_mask, help_used, mtot, takes, 0)
+            count = self.prune_dominated(self.e_buf, self.e_count)
+            self.sort_outcomes(self.e_buf, count)
+            # expand() builds children as left + S[4:] (rotation 0): lay S out so the
+            # dungeon starts at index 4.
+            for i in range(len(dungeon)):
+                self.S[0][4 + i] = dungeon[i]
+            best = self.expand(0, len(dungeon) + 4, count, NEG, ub, leader, &work)
+        line = []
+        for i in range(self.inc_len):
+            line.append((self.inc[i].rot, [self.inc[i].takes[j] for j in range(self.inc[i].ntakes)]))
+        return {
+            "value": None if self.aborted else best,
+            "incumbent": self.inc_score if self.inc_found else None,
+            "steps": line,
+            "aborted": self.aborted,
+        }
+
+
+def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
+    """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects."""
+    from .state import AVOID, Take, Hero
+    from .cards import Card, full_pack
+    rules = state.rules
+    if state.finished:
+        return {"score": state.score, "line": [], "nodes": 0, "exact": True, "limit": None, "tt": {}}
+    flee = {"classic": 0, "easy": 1, "hard": 2}[rules.flee]
+    s = Searcher(1 if rules.coop else 0, 1 if rules.lenient else 0, flee, float(tt_mb))
+    heroes = []
+    for h in state.heroes:
+        if not h.weapon:
+            heroes.append((h.health, 0, 0))
+        else:
+            heroes.append((h.health, h.weapon, FRESH if h.last_kill is None else h.last_kill))
+    pm = 0
+    for i in range(rules.heroes):
+        if state.potion_used[i]:
+            pm |= 1 << i
+    out = s.run([c.index for c in state.room], [c.index for c in state.dungeon], state.taken, heroes,
+                state.leader, pm, 1 if state.help_used else 0, 1 if state.can_avoid() else 0,
+                int(max_nodes or 0), float(timeout or 0.0))
+    pack = full_pack()
+    line = []
+    for rot, takes in out["steps"]:
+        for _ in range(rot):
+            line.append([AVOID])
+        room = []
+        for t in takes:
+            card = pack[t & 63]
+            mode = None
+            if card.is_monster:
+                mode = "w" if t & 64 else "b"
+            room.append(Take(card, mode, bool(t & 128)))
+        line.append(room)
+    limit = {0: None, 1: "nodes", 2: "time", 3: "depth", 4: "outcomes"}[out["aborted"]]
+    exact = out["aborted"] == 0
+    score = out["value"] if exact else out["incumbent"]
+    if not out["steps"]:
+        line = []
+    if exact and score != out["incumbent"]:
+        raise AssertionError(f"search core inconsistency: value {score} but best line scores {out['incumbent']}")
+    return {
+        "score": score,
+        "line": line,
+        "nodes": s.nodes,
+        "exact": exact,
+        "limit": limit,
+        "tt": {"entries": s.tt_used, "capacity": s.tt_capacity, "mb": round(s.tt_bytes / 2**20, 1),
+               "hits": s.tt_hits, "stores": s.tt_stores, "replaced": s.tt_replaced},
+    }
