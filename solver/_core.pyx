@@ -26,7 +26,7 @@ best line found when a limit stops it.
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 DEF MAXN = 64          # cards in S
@@ -52,7 +52,8 @@ cdef struct Heroes:
 cdef struct Outcome:
     Heroes hs
     int16_t score        # terminal score
-    int16_t order        # move-ordering key, larger first
+    int16_t ub           # upper bound of the child's value
+    int32_t order        # move-ordering key, larger first
     int8_t terminal
     int8_t rot           # avoids before facing
     int8_t left          # card carried into the next room, -1 if none
@@ -60,11 +61,20 @@ cdef struct Outcome:
     uint8_t takes[4]     # card code | 64 weapon | 128 help
 
 cdef struct Entry:
+    # keyed without the health of hero 1: lo[h-1] / hi[h-1] bound the value at health h,
+    # and bounds spread along h because the value never decreases with health
     uint64_t k1
     uint64_t k2
-    int16_t lo
-    int16_t hi
     uint32_t work
+    int16_t lo[MAXHP]
+    int16_t hi[MAXHP]
+
+cdef struct Tally:
+    # what is left in S, by value: monsters, potions, diamonds
+    int16_t m[16]
+    int16_t p[16]
+    int16_t d[16]
+    int mtot
 
 cdef struct Step:
     int8_t rot
@@ -163,6 +173,7 @@ cdef class Searcher:
     cdef Entry *tt
     cdef uint64_t tt_buckets
     cdef uint64_t tt_mask
+    cdef public long long tests
     cdef public long long nodes, tt_hits, tt_stores, tt_used, tt_replaced
     cdef long long max_nodes
     cdef double deadline
@@ -205,6 +216,7 @@ cdef class Searcher:
         if self.tt == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.nodes = 0
+        self.tests = 0
         self.tt_hits = 0
         self.tt_stores = 0
         self.tt_used = 0
@@ -235,39 +247,47 @@ cdef class Searcher:
         cdef Entry *b = self.tt + (k1 & self.tt_mask) * BUCKET
         cdef int i
         for i in range(BUCKET):
-            if b[i].k1 == k1 and b[i].k2 == k2 and (b[i].lo != 0 or b[i].hi != 0 or b[i].work != 0):
+            if b[i].work != 0 and b[i].k1 == k1 and b[i].k2 == k2:
                 return &b[i]
         return NULL
 
-    cdef void store(self, uint64_t k1, uint64_t k2, int lo, int hi, uint32_t work) noexcept nogil:
+    cdef void store(self, uint64_t k1, uint64_t k2, int hp, int lo, int hi, uint32_t work) noexcept nogil:
+        """Record lo <= value(hp) <= hi; spread hi to lower and lo to higher health."""
         cdef Entry *b = self.tt + (k1 & self.tt_mask) * BUCKET
+        cdef Entry *e = NULL
         cdef int i, victim = -1
         cdef uint32_t least = 0xFFFFFFFF
         self.tt_stores += 1
         for i in range(BUCKET):
-            if b[i].k1 == k1 and b[i].k2 == k2 and b[i].work != 0:
-                if lo > b[i].lo:
-                    b[i].lo = lo
-                if hi < b[i].hi:
-                    b[i].hi = hi
-                if work > b[i].work:
-                    b[i].work = work
-                return
-        for i in range(BUCKET):
-            if b[i].work == 0:
-                victim = i
-                self.tt_used += 1
+            if b[i].work != 0 and b[i].k1 == k1 and b[i].k2 == k2:
+                e = &b[i]
+                if work > e.work:
+                    e.work = work
                 break
-            if b[i].work < least:
-                least = b[i].work
-                victim = i
-        if b[victim].work != 0:
-            self.tt_replaced += 1
-        b[victim].k1 = k1
-        b[victim].k2 = k2
-        b[victim].lo = lo
-        b[victim].hi = hi
-        b[victim].work = work if work > 0 else 1
+        if e == NULL:
+            for i in range(BUCKET):
+                if b[i].work == 0:
+                    victim = i
+                    self.tt_used += 1
+                    break
+                if b[i].work < least:
+                    least = b[i].work
+                    victim = i
+            e = &b[victim]
+            if e.work != 0:
+                self.tt_replaced += 1
+            e.k1 = k1
+            e.k2 = k2
+            e.work = work if work > 0 else 1
+            for i in range(MAXHP):
+                e.lo[i] = NEG
+                e.hi[i] = -NEG
+        for i in range(hp):
+            if hi < e.hi[i]:
+                e.hi[i] = hi
+        for i in range(hp - 1, MAXHP):
+            if lo > e.lo[i]:
+                e.lo[i] = lo
 
     # ------------------------------------------------------------ enumeration
     cdef void add_outcome(self, Heroes *hs, int terminal, int score, int left,
@@ -309,12 +329,8 @@ cdef class Searcher:
         o.ntakes = ntakes
         for i in range(ntakes):
             o.takes[i] = takes[i]
-        if terminal:
-            o.order = 32000
-        else:
-            o.order = 0
-            for i in range(self.nheroes):
-                o.order += hs.hp[i] * 16 + hs.w[i] * 2 + (1 if hs.k[i] == FRESH else 0)
+        o.order = 0x7FFFFFFF if terminal else 0
+        o.ub = score
 
     cdef void enum_takes(self, int8_t *room, int nroom, uint32_t taken_mask, int to_take,
                          Heroes hs, int potion_mask, int help_used, int mleft,
@@ -431,6 +447,34 @@ cdef class Searcher:
                 n += 1
         return n
 
+    cdef void rate_outcomes(self, Outcome *buf, int count, Tally *t) noexcept nogil:
+        """Give each child its upper bound and an ordering key: highest bound
+        first, then the most health left after the unavoidable damage."""
+        cdef Tally ct
+        cdef Outcome *o
+        cdef int i, j, c, slack, ub
+        for i in range(count):
+            o = &buf[i]
+            if o.terminal:
+                continue
+            ct = t[0]
+            for j in range(o.ntakes):
+                c = o.takes[j] & 63
+                if KIND[c] == POTION:
+                    ct.p[VALUE[c]] -= 1
+                elif KIND[c] == WEAPON:
+                    ct.d[VALUE[c]] -= 1
+                else:
+                    ct.m[VALUE[c]] -= 1
+                    ct.mtot -= VALUE[c]
+            ub = self.bound(&ct, &o.hs, &slack)
+            o.ub = ub
+            if slack > 400:
+                slack = 400
+            if slack < -400:
+                slack = -400
+            o.order = ub * 1024 + slack + 400
+
     cdef int sort_outcomes(self, Outcome *buf, int count) noexcept nogil:
         """Insertion sort by ``order`` descending, stable (deterministic)."""
         cdef int i, j
@@ -464,18 +508,88 @@ cdef class Searcher:
             self.aborted = 2
         return self.aborted
 
-    cdef int upper_bound(self, Heroes *hs, int sump, int maxp) noexcept nogil:
-        cdef int i, total = 0, h
+    cdef int bound(self, Tally *t, Heroes *hs, int *slack) noexcept nogil:
+        """An upper bound on the score of any line from here.
+
+        Health only comes from potions, and some damage is unavoidable: a
+        monster of value v costs at least v minus the weapon that meets it.
+        Relaxing the order of the cards, each weapon (a diamond still to come,
+        or a current weapon allowed to hit v) meets at most one monster of each
+        value under strict durability, any number under lenient.  ``slack``
+        receives the health that would be left (a move-ordering key).
+        """
+        cdef int v, i, c, hh, sump = 0, maxp = 0, dmg = 0, h, total, nw, dv, dleft, ci, best, dbest, cbest
+        cdef int cand[8]
+        for v in range(2, 11):
+            if t.p[v]:
+                sump += v * t.p[v]
+                maxp = v
+        for v in range(2, 16):
+            c = t.m[v]
+            if not c:
+                continue
+            # the c best weapons that may meet a monster of value v
+            nw = 0
+            for hh in range(self.nheroes):
+                if _usable(hs.w[hh], hs.k[hh], v, self.lenient):
+                    cand[nw] = hs.w[hh]
+                    nw += 1
+            if nw == 2 and cand[1] > cand[0]:
+                cand[0], cand[1] = cand[1], cand[0]
+            ci = 0
+            dv = 10
+            dleft = t.d[10]
+            for i in range(c):
+                while dv >= 2 and dleft == 0:
+                    dv -= 1
+                    dleft = t.d[dv] if dv >= 2 else 0
+                dbest = dv if dv >= 2 else 0
+                cbest = cand[ci] if ci < nw else 0
+                if cbest >= dbest:
+                    best = cbest
+                    if ci < nw:
+                        ci += 1
+                else:
+                    best = dbest
+                    dleft -= 1
+                if self.lenient:
+                    if v > best:
+                        dmg += (v - best) * c
+                    break
+                if v > best:
+                    dmg += v - best
         if self.coop:
+            total = 0
             for i in range(2):
                 h = hs.hp[i] + sump
                 total += MAXHP if h > MAXHP else h
-            h = hs.hp[0] + hs.hp[1] + sump
+            h = hs.hp[0] + hs.hp[1] + sump - dmg
+            slack[0] = h
+            if h < 2:
+                return 0
             return total if total < h else h
-        h = hs.hp[0] + sump
-        if h >= MAXHP and maxp > 0:
+        h = hs.hp[0] + sump - dmg
+        slack[0] = h
+        if h <= 0:
+            return 0
+        if h >= MAXHP:
             return MAXHP + maxp
-        return MAXHP if h > MAXHP else h
+        return h
+
+    cdef void tally(self, int8_t *S, int n, Tally *t) noexcept nogil:
+        cdef int i, c, v, kind
+        memset(t, 0, sizeof(Tally))
+        for i in range(n):
+            c = S[i]
+            kind = KIND[c]
+            v = VALUE[c]
+            if kind == POTION:
+                t.p[v] += 1
+            elif kind == WEAPON:
+                t.d[v] += 1
+            else:
+                t.m[v] += 1
+                t.mtot += v
 
     cdef int expand(self, int depth, int n, int count, int alpha, int ub, int leader,
                     long long *work) noexcept nogil:
@@ -496,6 +610,12 @@ cdef class Searcher:
                 if o.score > self.inc_score or not self.inc_found:
                     self.record_incumbent(depth, o)
                 continue
+            a = alpha if alpha > best else best
+            if o.ub <= a:
+                # sorted by bound: no later child can beat alpha either
+                if o.ub > best:
+                    best = o.ub
+                break
             # child room start: the carried card, then S rotated by the avoids, minus its room
             C[0] = o.left
             start = (4 * o.rot + 4) % n
@@ -507,7 +627,6 @@ cdef class Searcher:
             self.path[depth].ntakes = o.ntakes
             for j in range(o.ntakes):
                 self.path[depth].takes[j] = o.takes[j]
-            a = alpha if alpha > best else best
             before = self.nodes
             v = self.node(depth + 1, m, &o.hs, (1 - leader) if self.coop else 0, 1 if self.flee != 2 else 0, a)
             work[0] += self.nodes - before
@@ -519,7 +638,8 @@ cdef class Searcher:
 
     cdef int node(self, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha) noexcept nogil:
         cdef int8_t *S = self.S[depth]
-        cdef int i, c, kind, sump = 0, maxp = 0, mtot = 0, ub, best, count, r, nrot, nroom
+        cdef int i, c, ub, best, count, r, nrot, nroom, h0, slack
+        cdef Tally t
         cdef uint64_t k1 = 0, k2 = 0
         cdef Entry *e
         cdef long long work = 1
@@ -534,34 +654,32 @@ cdef class Searcher:
         if depth + 1 >= MAXDEPTH:
             self.aborted = 3
             return NEG
+        self.tally(S, n, &t)
         for i in range(n):
             c = S[i]
-            kind = KIND[c]
-            if kind == POTION:
-                sump += VALUE[c]
-                if VALUE[c] > maxp:
-                    maxp = VALUE[c]
-            elif kind == MONSTER:
-                mtot += VALUE[c]
             k1 ^= Z1[n - 1 - i][c]
             k2 ^= Z2[n - 1 - i][c]
-        for i in range(self.nheroes):
-            k1 ^= ZH1[i][0][hs.hp[i] & 127] ^ ZH1[i][1][hs.w[i]] ^ ZH1[i][2][hs.k[i]]
-            k2 ^= ZH2[i][0][hs.hp[i] & 127] ^ ZH2[i][1][hs.w[i]] ^ ZH2[i][2][hs.k[i]]
+        # hero 1's health is not in the key: the entry holds bounds for every health
+        k1 ^= ZH1[0][1][hs.w[0]] ^ ZH1[0][2][hs.k[0]]
+        k2 ^= ZH2[0][1][hs.w[0]] ^ ZH2[0][2][hs.k[0]]
+        if self.coop:
+            k1 ^= ZH1[1][0][hs.hp[1] & 127] ^ ZH1[1][1][hs.w[1]] ^ ZH1[1][2][hs.k[1]]
+            k2 ^= ZH2[1][0][hs.hp[1] & 127] ^ ZH2[1][1][hs.w[1]] ^ ZH2[1][2][hs.k[1]]
         k1 ^= ZX1[leader * 2 + avoid_ok]
         k2 ^= ZX2[leader * 2 + avoid_ok]
-        ub = self.upper_bound(hs, sump, maxp)
+        ub = self.bound(&t, hs, &slack)
         if ub <= alpha:
             return ub
+        h0 = hs.hp[0] - 1
         e = self.probe(k1, k2)
         if e != NULL:
             self.tt_hits += 1
-            if e.lo == e.hi:
-                return e.lo
-            if e.hi <= alpha:
-                return e.hi
-            if e.hi < ub:
-                ub = e.hi
+            if e.lo[h0] == e.hi[h0]:
+                return e.lo[h0]
+            if e.hi[h0] <= alpha:
+                return e.hi[h0]
+            if e.hi[h0] < ub:
+                ub = e.hi[h0]
         # enumerate the outcomes of every reachable rotation
         self.stamp += 1
         self.e_buf = self.out[depth]
@@ -580,8 +698,9 @@ cdef class Searcher:
             self.e_rot = r
             for i in range(nroom):
                 room[i] = S[(4 * r + i) % n]
-            self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, mtot, takes, 0)
+            self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, t.mtot, takes, 0)
         count = self.prune_dominated(self.e_buf, self.e_count)
+        self.rate_outcomes(self.e_buf, count, &t)
         self.sort_outcomes(self.e_buf, count)
         best = self.expand(depth, n, count, alpha, ub, leader, &work)
         if self.aborted:
@@ -589,17 +708,19 @@ cdef class Searcher:
         if work > <long long> 4000000000:
             work = <long long> 4000000000
         if best <= alpha:
-            self.store(k1, k2, NEG, best, <uint32_t> work)
+            self.store(k1, k2, hs.hp[0], NEG, best, <uint32_t> work)
         else:
-            self.store(k1, k2, best, best, <uint32_t> work)
+            self.store(k1, k2, hs.hp[0], best, best, <uint32_t> work)
         return best
 
     def run(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
             int help_used, int avoid_ok, long long max_nodes, double timeout):
         """Search from a position given as Python ints (card codes, hero tuples)."""
         cdef Heroes hs
-        cdef int i, n, best, count, mtot = 0, sump = 0, maxp = 0, ub, c
+        cdef int i, n, best, count = 0, ub, alpha, v, slack
+        cdef Tally t
         cdef long long work = 0
+        cdef bint midroom
         cdef uint8_t takes[4]
         cdef int8_t rm[4]
         memset(&hs, 0, sizeof(Heroes))
@@ -620,21 +741,13 @@ cdef class Searcher:
             self.S[0][i] = room[i]
         for i in range(len(dungeon)):
             self.S[0][len(room) + i] = dungeon[i]
-        if taken == 0 and (len(room) == 4 or len(dungeon) == 0):
-            best = self.node(0, n, &hs, leader, avoid_ok, NEG)
-        else:
-            # part-way through a room: finish it, then search the next room starts.
-            # S[0] keeps the convention "room of 4 first" by padding with the taken
-            # cards' places: the child is built from the dungeon only.
-            for i in range(n):
-                c = self.S[0][i]
-                if KIND[c] == MONSTER:
-                    mtot += VALUE[c]
-                elif KIND[c] == POTION:
-                    sump += VALUE[c]
-                    if VALUE[c] > maxp:
-                        maxp = VALUE[c]
-            ub = self.upper_bound(&hs, sump, maxp)
+        midroom = not (taken == 0 and (len(room) == 4 or len(dungeon) == 0))
+        self.tally(self.S[0], n, &t)
+        ub = self.bound(&t, &hs, &slack)
+        if midroom:
+            # part-way through a room: enumerate how it can end once, then search
+            # the next room starts from them (expand builds a child as the carried
+            # card + S[4:], so the dungeon is laid out from index 4).
             self.stamp += 1
             self.e_buf = self.out[0]
             self.e_count = 0
@@ -645,14 +758,32 @@ cdef class Searcher:
             for i in range(len(room)):
                 rm[i] = room[i]
             self.enum_takes(rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs,
-                            potion_mask, help_used, mtot, takes, 0)
+                            potion_mask, help_used, t.mtot, takes, 0)
             count = self.prune_dominated(self.e_buf, self.e_count)
+            self.rate_outcomes(self.e_buf, count, &t)
             self.sort_outcomes(self.e_buf, count)
-            # expand() builds children as left + S[4:] (rotation 0): lay S out so the
-            # dungeon starts at index 4.
             for i in range(len(dungeon)):
                 self.S[0][4 + i] = dungeon[i]
-            best = self.expand(0, len(dungeon) + 4, count, NEG, ub, leader, &work)
+            n = len(dungeon) + 4
+        # Null-window tests from the top ("is there a line scoring > alpha?"):
+        # a high alpha lets the upper bounds cut most of the tree, and most
+        # deals score at or near the bound.  A failed test returns an upper
+        # bound, which sets the next alpha; once no win is possible, one full
+        # search finds the best loss.
+        alpha = ub - 1
+        best = NEG
+        while True:
+            if midroom:
+                v = self.expand(0, n, count, alpha, ub, leader, &work)
+            else:
+                v = self.node(0, n, &hs, leader, avoid_ok, alpha)
+            self.tests += 1
+            if self.aborted:
+                break
+            if v > alpha or (self.inc_found and self.inc_score >= v):
+                best = v
+                break
+            alpha = v - 1 if v > 0 else NEG
         line = []
         for i in range(self.inc_len):
             line.append((self.inc[i].rot, [self.inc[i].takes[j] for j in range(self.inc[i].ntakes)]))
@@ -713,5 +844,5 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
         "exact": exact,
         "limit": limit,
         "tt": {"entries": s.tt_used, "capacity": s.tt_capacity, "mb": round(s.tt_bytes / 2**20, 1),
-               "hits": s.tt_hits, "stores": s.tt_stores, "replaced": s.tt_replaced},
+               "hits": s.tt_hits, "tests": s.tests, "stores": s.tt_stores, "replaced": s.tt_replaced},
     }
