@@ -1,0 +1,1 @@
+"""Command-line interface of scoundrel-solver: ``scoundrel-solve`` (see cli.main)."""

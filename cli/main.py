@@ -1,0 +1,235 @@
+"""The ``scoundrel-solve`` command: parse, call the library, print.
+
+Exit status: 0 done (a proven loss is a done job too), 2 bad input or usage,
+3 the search engine is not available, 130 interrupted.  Every error is one
+line on stderr, ``error: ...``; bad input never shows a traceback.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from solver import CoreMissingError, IllegalMove, format_line, parse_line, replay, solve
+from solver.notation import resolved_line
+
+from . import render
+from .options import GameOptions, game_options, json_option, pretty_option, search_options, typed, usage_error
+
+EXIT_OK, EXIT_USAGE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 2, 3, 130
+
+# Every solver input error (CardError, SeedError, RulesError, NotationError,
+# IllegalMove, PositionError) is a ValueError; caught here and nowhere else.
+BAD_INPUT = (ValueError,)
+
+
+def _fail(message: str, status: int):
+    click.echo("error: " + " ".join(str(message).split()), err=True)
+    sys.exit(status)
+
+
+class OneLineErrors:
+    """Mixin for the top command: every error becomes one ``error: ...`` line.
+
+    click's own usage errors print the usage, a hint and the message on three
+    lines; here they print the message and the hint on one.
+    """
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            _fail(exc.format_message() + hint, EXIT_USAGE)
+        except click.ClickException as exc:
+            _fail(exc.format_message(), exc.exit_code)
+        except click.Abort:
+            _fail("interrupted", EXIT_INTERRUPTED)
+        except CoreMissingError as exc:
+            _fail(str(exc), EXIT_ENGINE)
+        except BAD_INPUT as exc:
+            _fail(str(exc), EXIT_USAGE)
+        sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+
+
+class ScoundrelGroup(OneLineErrors, click.Group):
+    pass
+
+
+def _print_json(obj: dict) -> None:
+    """One JSON object, a key per line, each value on one line (decks stay readable)."""
+    body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in obj.items())
+    click.echo("{\n" + body + "\n}")
+
+
+# ----------------------------------------------------------------- main job
+MAIN_HELP = """Exact solver for the card game Scoundrel (solo) and Scoundrel for Two (co-op).
+
+Without a command it solves one dungeon: the optimal score, proven, and a line
+of play that reaches it, told room by room.  Choose the dungeon with --seed
+(a numbered deal) or --deck (your own cards, top first).
+
+\b
+Examples:
+  scoundrel-solve --seed 42                      solve solo deal 42
+  scoundrel-solve --seed 42 --flee easy --json   same deal, easy flee, JSON out
+  scoundrel-solve --seed 7 --mode coop           solve co-op deal 7 (52 cards)
+  scoundrel-solve --deck "5D 3S 4H 9C 2D 7S"     solve a custom dungeon
+  scoundrel-solve deal --seed 42                 print deal 42, top card first
+  scoundrel-solve replay --seed 42 --line "5D 5C 4H"
+                                                 play moves, show the position
+
+\b
+Exit status: 0 done, 2 bad input, 3 search engine missing.
+Rules: docs/rules.md.  Move notation: TD, QSw, 4Sb, TD> (give), avoid; rooms
+separated by " | ".
+"""
+
+SOLVE_HELP = """Solve one dungeon (the same as giving no command).
+
+Prints the deal, the verdict (WIN / LOSS, proven, or NOT PROVEN when a limit
+stopped the search), the line in notation and room by room, and search
+statistics.
+
+\b
+Examples:
+  scoundrel-solve solve --seed 42
+  scoundrel-solve solve --seed 42 --mode coop --deck-size 54 --json
+  scoundrel-solve solve --deck "5D 3S 4H 9C 2D 7S" --durability lenient
+  scoundrel-solve solve --seed 42 --max-nodes 1000000
+"""
+
+
+def run_solve(game: GameOptions, as_json: bool, pretty: bool, max_nodes, timeout, tt_mb) -> None:
+    chosen = game.game()
+    if not as_json:
+        click.echo(render.deal_title(chosen))
+        click.echo("Dungeon (top first): " + render.cards_text(chosen.deck, pretty))
+        click.echo()
+    result = solve(deck=chosen.deck, rules=chosen.rules, seed=chosen.seed, max_nodes=max_nodes,
+                   timeout=timeout, tt_mb=tt_mb)
+    if as_json:
+        _print_json({"seed": chosen.seed, **result.as_dict()})
+        return
+    click.echo(render.verdict(result))
+    if result.line:
+        click.echo("Line: " + result.line_text)
+        click.echo()
+        try:
+            story = render.narrate(result.start, result.line, pretty)
+        except IllegalMove as exc:  # the solver's own line: a bug, not bad input
+            raise RuntimeError(f"the solver returned an illegal line: {exc}") from exc
+        for text in story:
+            click.echo(text)
+    click.echo()
+    for text in render.statistics(result):
+        click.echo(text)
+
+
+def _search_job(f):
+    return game_options(json_option(pretty_option(search_options(f))))
+
+
+@click.group(cls=ScoundrelGroup, invoke_without_command=True, help=MAIN_HELP,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@_search_job
+@click.version_option(package_name="scoundrel-solver", prog_name="scoundrel-solve")
+@click.pass_context
+def cli(ctx: click.Context, game: GameOptions, as_json, pretty, max_nodes, timeout, tt_mb):
+    given = [p.name for p in ctx.command.params if typed(ctx, p.name)]
+    if ctx.invoked_subcommand is not None:
+        if given:
+            options = ", ".join("--" + name.replace("_", "-") for name in given)
+            raise usage_error(f"{options}: put options after the command name "
+                         f"('{ctx.info_name} {ctx.invoked_subcommand} ...')")
+        return
+    if not given:
+        click.echo(ctx.get_help())
+        ctx.exit(EXIT_OK)
+    run_solve(game, as_json, pretty, max_nodes, timeout, tt_mb)
+
+
+@cli.command("solve", help=SOLVE_HELP)
+@_search_job
+def solve_command(game: GameOptions, as_json, pretty, max_nodes, timeout, tt_mb):
+    run_solve(game, as_json, pretty, max_nodes, timeout, tt_mb)
+
+
+# --------------------------------------------------------------------- deal
+@cli.command("deal")
+@game_options
+@json_option
+@pretty_option
+def deal_command(game: GameOptions, as_json, pretty):
+    """Print a dungeon, top card first, one line of card tokens.
+
+    The deal number fixes the dungeon forever (SplitMix64 + Fisher-Yates, see
+    docs/rules.md).  With --deck it checks and normalises your cards.
+
+    \b
+    Examples:
+      scoundrel-solve deal --seed 42
+      scoundrel-solve deal --seed 42 --mode coop --deck-size 54 --json
+      scoundrel-solve deal --seed 42 --pretty
+    """
+    chosen = game.game()
+    if as_json:
+        _print_json({**chosen.as_dict(), "size": len(chosen.deck)})
+    else:
+        click.echo(render.cards_text(chosen.deck, pretty))
+
+
+# ------------------------------------------------------------------- replay
+@cli.command("replay")
+@game_options
+@click.option("--line", default="", metavar="LINE",
+              help='Moves from the start, rooms separated by " | ", e.g. "5D 5C 4H | avoid".')
+@click.option("--steps", is_flag=True, help="Also tell the line room by room.")
+@json_option
+@pretty_option
+def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
+    """Play a line from the start and show where it leads.
+
+    Prints the line with every fight mode written out, then the position
+    (room, each hero's health, weapon and last kill, leader, cards left) or,
+    once the dungeon is cleared or a hero died, the result and the score.
+    The last room may stop part-way.
+
+    \b
+    Notation: TD take a card; QSw / 4Sb fight with the weapon / bare-handed
+    (left out: the weapon when it may be used); TD> give it to the partner
+    (co-op); avoid.
+    \b
+    Examples:
+      scoundrel-solve replay --seed 42 --line "5D 5C 4H"
+      scoundrel-solve replay --deck "5D 3S 4H 9C 2D 7S" --line "5D 3S 9C | 4H 2D 7S"
+      scoundrel-solve replay --seed 42 --mode coop --line "8C> 4H AC" --json
+    """
+    chosen = game.game()
+    start = chosen.start()
+    rooms = parse_line(line)
+    final = replay(start, rooms)[-1]
+    canonical = format_line(resolved_line(start, rooms))
+    if as_json:
+        _print_json({**chosen.as_dict(), "line": canonical, **final.as_dict()})
+        return
+    click.echo(render.deal_title(chosen))
+    click.echo("Line: " + (canonical or "(none)"))
+    if steps and rooms:
+        click.echo()
+        for text in render.narrate(start, rooms, pretty):
+            click.echo(text)
+    click.echo()
+    click.echo(render.position(final, pretty))
+
+
+def main(argv=None) -> None:
+    """Console-script entry point (``scoundrel-solve``)."""
+    cli.main(args=argv, prog_name="scoundrel-solve")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

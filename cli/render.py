@@ -1,0 +1,126 @@
+"""Text for people: deals, positions, verdicts and a line told room by room.
+
+Pure functions from solver values to lines of text; the commands only print
+what these return.
+"""
+from __future__ import annotations
+
+from solver import Avoid, Result, State, Take
+
+MINUS, ARROW = "\u2212", "\u2192"  # − and →, as a player would write them
+
+
+def card_text(card, pretty: bool = False) -> str:
+    return card.pretty() if pretty else str(card)
+
+
+def cards_text(cards, pretty: bool = False) -> str:
+    return " ".join(card_text(c, pretty) for c in cards)
+
+
+def deal_title(game) -> str:
+    what = f"Deal {game.seed}" if game.seed is not None else f"Custom dungeon of {len(game.deck)} cards"
+    return f"{what} ({game.rules.describe()})"
+
+
+def heroes_text(state: State) -> str:
+    if not state.rules.coop:
+        return state.heroes[0].describe()
+    return "; ".join(f"hero {i + 1}: {h.describe()}" for i, h in enumerate(state.heroes))
+
+
+def describe_take(before: State, action: Take, after: State, pretty: bool = False) -> str:
+    """One resolved take in plain words, e.g. ``fight KC bare-handed (−13 → 7)``."""
+    card = action.card
+    name = card_text(card, pretty)
+    who = before.partner if action.help else before.leader
+    old, new = before.heroes[who], after.heroes[who]
+    if card.is_weapon:
+        effect = f"weapon {card.value}" + (f", discarding weapon {old.weapon}" if old.weapon else "")
+        mine, theirs = f"take {name} (equip {effect})", f"equips it ({effect})"
+    elif card.is_potion:
+        if before.potion_used[who]:
+            effect = "no effect: second potion in this room"
+        else:
+            effect = f"+{new.health - old.health} {ARROW} {new.health}"
+        mine, theirs = f"drink {name} ({effect})", f"drinks it ({effect})"
+    else:
+        how = f"with weapon {old.weapon}" if action.mode == "w" else "bare-handed"
+        effect = f"{MINUS}{old.health - new.health} {ARROW} {new.health}"
+        mine, theirs = f"fight {name} {how} ({effect})", f"fights it {how} ({effect})"
+    text = f"give {name} to hero {who + 1}, who {theirs}" if action.help else mine
+    if new.health <= 0:
+        text += ": you die" if not before.rules.coop else f": hero {who + 1} dies"
+    return text
+
+
+def room_header(state: State, pretty: bool = False) -> str:
+    kind = "Final room" if state.final_room else "Room"
+    lead = f", hero {state.leader + 1} leads" if state.rules.coop else ""
+    return f"{kind} {state.rooms_done + 1}{lead}: {cards_text(state.room, pretty)}"
+
+
+def narrate(start: State, rooms, pretty: bool = False) -> list:
+    """The line room by room: the room's cards, each take in words, then the heroes.
+
+    ``rooms`` is a parsed line; it must be legal from ``start`` (replay it first).
+    """
+    out = []
+    state = start
+    for room in rooms:
+        out.append(room_header(state, pretty))
+        for action in room:
+            after = state.play(action)
+            if isinstance(action, Avoid):
+                out.append("  avoid the room (its cards go under the dungeon)")
+            else:
+                out.append("  " + describe_take(state, state.resolve(action), after, pretty))
+            state = after
+        if not (len(room) == 1 and isinstance(room[0], Avoid)):
+            out.append(f"  {ARROW} {after_room_text(state)}")
+    return out
+
+
+def after_room_text(state: State) -> str:
+    if state.finished:
+        if state.won:
+            return f"dungeon cleared, {heroes_text(state)}: WON, score {state.score}"
+        return f"LOST, score {state.score} ({heroes_text(state)}; monsters left {state.monsters_left()})"
+    return heroes_text(state)
+
+
+def verdict(result: Result) -> str:
+    """``WIN, proven optimal score 27`` / ``LOSS ...`` / ``NOT PROVEN: ...``."""
+    if result.exact:
+        if result.won:
+            return f"WIN, proven optimal score {result.score}"
+        return f"LOSS, proven: the deal cannot be won; best score {result.score}"
+    why = {"nodes": "node limit reached", "time": "time limit reached"}.get(result.limit, "search stopped early")
+    if result.score is None:
+        return f"NOT PROVEN: {why}, no complete line found"
+    found = "win" if result.won else "loss"
+    return f"NOT PROVEN: {why}, best found: {found} with score {result.score}"
+
+
+def _number(value) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    return f"{value:,}"
+
+
+def statistics(result: Result) -> list:
+    rate = f"{result.nodes / result.seconds:,.0f}" if result.seconds > 0 else "-"
+    lines = [f"Search: {result.nodes:,} nodes in {result.seconds:.3f} s ({rate} nodes/s), engine {result.engine}"]
+    if result.tt:
+        lines.append("Table: " + ", ".join(f"{k} {_number(v)}" for k, v in result.tt.items()))
+    return lines
+
+
+def position(state: State, pretty: bool = False) -> str:
+    """State.describe with the room in the chosen card style."""
+    text = state.describe()
+    if pretty and not state.finished:
+        text = text.replace(" ".join(map(str, state.room)), cards_text(state.room, True), 1)
+    return text
