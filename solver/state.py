@@ -193,7 +193,11 @@ class State:
         """Fill in a missing fight mode; raise :class:`IllegalMove` if illegal."""
         where = f"room {self.rooms_done + 1} ({' '.join(map(str, self.room)) or 'empty'})"
         if self.finished:
-            raise IllegalMove(f"{action}: the game is already over")
+            if self.dead:
+                raise IllegalMove(f"{action} is illegal in room {self.rooms_done + 1}: "
+                                  f"the game is already over (lost)")
+            raise IllegalMove(f"{action} is illegal after room {self.rooms_done} (the final room): "
+                              f"the game is already over (won)")
         if isinstance(action, Avoid):
             if self.can_avoid():
                 return action
