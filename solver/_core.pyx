@@ -24,7 +24,7 @@ terminal it visited; the best such terminal and its path are kept as the
 *incumbent*, which is the optimal line when the search finishes and the
 best line found when a limit stops it.
 """
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -32,7 +32,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 DEF MAXN = 64          # cards in S
 DEF MAXDEPTH = 96      # room starts on one path
 DEF MAXOUT = 4096      # outcomes of one room start
-DEF DEDUP = 8192       # slots of the outcome de-duplication table (power of two)
+DEF GROUPS = 1024      # outcome groups: rotation * 64 + carried card + 1
 DEF NEG = -30000
 DEF FRESH = 99         # last kill of an unused weapon
 DEF NCODES = 53        # card codes: Card.index, joker = 52
@@ -59,6 +59,10 @@ cdef struct Outcome:
     int8_t left          # card carried into the next room, -1 if none
     int8_t ntakes
     uint8_t takes[4]     # card code | 64 weapon | 128 help
+    uint64_t pk          # heroes packed in byte lanes, for the domination test
+    int16_t seq          # enumeration order: the deterministic tie-break
+    int16_t next         # next outcome of the same group (see add_outcome)
+    int8_t dead          # dominated by a later outcome
 
 cdef struct Entry:
     # keyed without the health of hero 1: lo[h-1] / hi[h-1] bound the value at health h,
@@ -149,6 +153,62 @@ cdef inline bint _usable(int w, int k, int m, bint lenient) noexcept nogil:
     return m < k
 
 
+cdef uint64_t LANE_HI = 0x0000808080808080ULL
+
+
+cdef inline uint64_t _pack(Heroes *hs) noexcept nogil:
+    """Health, weapon and last kill of both heroes, one byte lane each (all < 128),
+    so that a >= b in every lane iff ((a | LANE_HI) - b) & LANE_HI == LANE_HI."""
+    return (<uint64_t> <uint8_t> hs.hp[0]) | ((<uint64_t> <uint8_t> hs.w[0]) << 8) \
+        | ((<uint64_t> <uint8_t> hs.k[0]) << 16) | ((<uint64_t> <uint8_t> hs.hp[1]) << 24) \
+        | ((<uint64_t> <uint8_t> hs.w[1]) << 32) | ((<uint64_t> <uint8_t> hs.k[1]) << 40)
+
+
+cdef int _loss_bound(int8_t *val, int8_t *cost, int n, int budget, int mtot, int maxm) noexcept nogil:
+    """Best possible loss score when no win is left.
+
+    A lost game scores at most minus the monsters still untaken at the death.
+    Before the fatal monster the heroes absorb at most ``budget`` damage
+    (health above 1 plus every potion), and each monster costs at least its
+    ``cost``; a fractional knapsack bounds the value that can be killed
+    within the budget, and the fatal monster adds at most ``maxm``.
+    """
+    cdef int i, j, killed = 0, left = budget
+    cdef int8_t tv, tc
+    # most value per damage first (free monsters first): insertion sort, n <= 64
+    for i in range(1, n):
+        tv = val[i]
+        tc = cost[i]
+        j = i - 1
+        while j >= 0 and <int> val[j] * tc < <int> tv * cost[j]:
+            val[j + 1] = val[j]
+            cost[j + 1] = cost[j]
+            j -= 1
+        val[j + 1] = tv
+        cost[j + 1] = tc
+    for i in range(n):
+        if cost[i] <= left:
+            killed += val[i]
+            left -= cost[i]
+        else:
+            if left > 0:
+                # fractional part, rounded up
+                killed += (val[i] * left + cost[i] - 1) // cost[i]
+            break
+    killed += maxm
+    if killed >= mtot:
+        return 0
+    return killed - mtot
+
+
+cdef int _cmp_order(const void *pa, const void *pb) noexcept nogil:
+    cdef const Outcome *a = <const Outcome *> pa
+    cdef const Outcome *b = <const Outcome *> pb
+    if a.order != b.order:
+        return -1 if a.order > b.order else 1
+    return a.seq - b.seq
+
+
 cdef inline int _gcd(int a, int b) noexcept nogil:
     while b:
         a, b = b, a % b
@@ -165,15 +225,17 @@ cdef class Searcher:
     cdef int inc_len
     cdef int inc_score
     cdef int inc_found
-    # de-duplication of outcomes within one room start
-    cdef uint64_t *dd_key
-    cdef uint32_t *dd_stamp
+    # outcome groups (rotation, carried card) of the room start being enumerated
+    cdef int16_t g_head[GROUPS]
+    cdef uint32_t g_stamp[GROUPS]
     cdef uint32_t stamp
+    cdef int e_terminal_idx
     # transposition table
     cdef Entry *tt
     cdef uint64_t tt_buckets
     cdef uint64_t tt_mask
     cdef public long long tests
+    cdef public list test_log
     cdef public long long nodes, tt_hits, tt_stores, tt_used, tt_replaced
     cdef long long max_nodes
     cdef double deadline
@@ -199,10 +261,7 @@ cdef class Searcher:
             self.out[d] = <Outcome *> malloc(MAXOUT * sizeof(Outcome))
             if self.out[d] == NULL:
                 raise MemoryError()
-        self.dd_key = <uint64_t *> calloc(DEDUP, sizeof(uint64_t))
-        self.dd_stamp = <uint32_t *> calloc(DEDUP, sizeof(uint32_t))
-        if self.dd_key == NULL or self.dd_stamp == NULL:
-            raise MemoryError()
+        memset(self.g_stamp, 0, sizeof(self.g_stamp))
         self.stamp = 0
         want = <uint64_t> (tt_mb * 1024.0 * 1024.0 / (BUCKET * sizeof(Entry)))
         b = 1
@@ -217,6 +276,7 @@ cdef class Searcher:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.nodes = 0
         self.tests = 0
+        self.test_log = []
         self.tt_hits = 0
         self.tt_stores = 0
         self.tt_used = 0
@@ -227,10 +287,6 @@ cdef class Searcher:
         for d in range(MAXDEPTH):
             if self.out[d] != NULL:
                 free(self.out[d])
-        if self.dd_key != NULL:
-            free(self.dd_key)
-        if self.dd_stamp != NULL:
-            free(self.dd_stamp)
         if self.tt != NULL:
             free(self.tt)
 
@@ -292,37 +348,55 @@ cdef class Searcher:
     # ------------------------------------------------------------ enumeration
     cdef void add_outcome(self, Heroes *hs, int terminal, int score, int left,
                           uint8_t *takes, int ntakes) noexcept nogil:
-        """Record one way to finish the room; merge equal child outcomes."""
+        """Record one way to finish the room.
+
+        Child outcomes with the same next room (rotation and carried card) form
+        a group that keeps only its Pareto front: an outcome is dropped when
+        another of its group has at least its health, weapon and last kill for
+        every hero (the value never decreases in any of them).  Of two equal
+        outcomes the first found stays, so the result is deterministic.  Only
+        the best terminal outcome is kept.
+        """
         cdef Outcome *o
-        cdef uint64_t key, h
-        cdef uint32_t slot
-        cdef int i
-        if terminal:
-            if score > self.e_best_terminal:
-                self.e_best_terminal = score
-            else:
-                return
-        else:
-            key = (<uint64_t> (self.e_rot + 1)) | ((<uint64_t> (left + 1)) << 6)
-            for i in range(self.nheroes):
-                key |= ((<uint64_t> (hs.hp[i] & 31)) << (12 + 16 * i))
-                key |= ((<uint64_t> hs.w[i]) << (17 + 16 * i))
-                key |= ((<uint64_t> hs.k[i]) << (21 + 16 * i))  # k <= 15 or FRESH(99): 7 bits
-            h = key * 0x9E3779B97F4A7C15ULL
-            slot = <uint32_t> (h >> 51) & (DEDUP - 1)
-            while self.dd_stamp[slot] == self.stamp:
-                if self.dd_key[slot] == key:
-                    return
-                slot = (slot + 1) & (DEDUP - 1)
-            self.dd_stamp[slot] = self.stamp
-            self.dd_key[slot] = key
+        cdef Outcome *b
+        cdef int i, g, idx, prev
+        cdef uint64_t pk = 0
         if self.e_count >= MAXOUT:
             self.aborted = 4  # never drop an outcome silently
             return
+        if terminal:
+            if score <= self.e_best_terminal:
+                return
+            self.e_best_terminal = score
+            if self.e_terminal_idx >= 0:
+                self.e_buf[self.e_terminal_idx].dead = 1
+            self.e_terminal_idx = self.e_count
+            g = -1
+        else:
+            g = self.e_rot * 64 + left + 1
+            if self.g_stamp[g] != self.stamp:
+                self.g_stamp[g] = self.stamp
+                self.g_head[g] = -1
+            pk = _pack(hs)
+            prev = -1
+            idx = self.g_head[g]
+            while idx >= 0:
+                b = &self.e_buf[idx]
+                if ((b.pk | LANE_HI) - pk) & LANE_HI == LANE_HI:
+                    return                      # an earlier outcome is at least as good
+                if ((pk | LANE_HI) - b.pk) & LANE_HI == LANE_HI:
+                    b.dead = 1                  # the new one is better: unlink the old
+                    if prev < 0:
+                        self.g_head[g] = b.next
+                    else:
+                        self.e_buf[prev].next = b.next
+                else:
+                    prev = idx
+                idx = b.next
         o = &self.e_buf[self.e_count]
-        self.e_count += 1
         o.hs = hs[0]
         o.terminal = terminal
+        o.dead = 0
         o.score = score
         o.rot = self.e_rot
         o.left = left
@@ -331,6 +405,12 @@ cdef class Searcher:
             o.takes[i] = takes[i]
         o.order = 0x7FFFFFFF if terminal else 0
         o.ub = score
+        o.seq = self.e_count
+        o.pk = pk
+        if g >= 0:
+            o.next = self.g_head[g]
+            self.g_head[g] = self.e_count
+        self.e_count += 1
 
     cdef void enum_takes(self, int8_t *room, int nroom, uint32_t taken_mask, int to_take,
                          Heroes hs, int potion_mask, int help_used, int mleft,
@@ -415,33 +495,11 @@ cdef class Searcher:
                                         help_used | (t == 1), mleft - (v if kind == MONSTER else 0),
                                         takes, nt)
 
-    cdef int prune_dominated(self, Outcome *buf, int count) noexcept nogil:
-        """Drop child outcomes dominated by another with the same next room."""
-        cdef int i, j, n = 0, hh, ge
-        cdef bint dominated
-        cdef Outcome *a
-        cdef Outcome *b
+    cdef int compact(self, Outcome *buf, int count) noexcept nogil:
+        """Remove the outcomes that a later one dominated, keeping the order."""
+        cdef int i, n = 0
         for i in range(count):
-            a = &buf[i]
-            dominated = False
-            if not a.terminal:
-                for j in range(count):
-                    if j == i:
-                        continue
-                    b = &buf[j]
-                    if b.terminal or b.rot != a.rot or b.left != a.left:
-                        continue
-                    ge = 1
-                    for hh in range(self.nheroes):
-                        if b.hs.hp[hh] < a.hs.hp[hh] or b.hs.w[hh] < a.hs.w[hh] or b.hs.k[hh] < a.hs.k[hh]:
-                            ge = 0
-                            break
-                    if ge:
-                        # b >= a componentwise; b != a since equal outcomes were merged.
-                        # Of two mutually-dominating (impossible) keep the earlier.
-                        dominated = True
-                        break
-            if not dominated:
+            if not buf[i].dead:
                 if n != i:
                     buf[n] = buf[i]
                 n += 1
@@ -476,16 +534,8 @@ cdef class Searcher:
             o.order = ub * 1024 + slack + 400
 
     cdef int sort_outcomes(self, Outcome *buf, int count) noexcept nogil:
-        """Insertion sort by ``order`` descending, stable (deterministic)."""
-        cdef int i, j
-        cdef Outcome tmp
-        for i in range(1, count):
-            tmp = buf[i]
-            j = i - 1
-            while j >= 0 and buf[j].order < tmp.order:
-                buf[j + 1] = buf[j]
-                j -= 1
-            buf[j + 1] = tmp
+        """Best first by ``order``; ties by enumeration order (deterministic)."""
+        qsort(buf, count, sizeof(Outcome), _cmp_order)
         return count
 
     # ----------------------------------------------------------------- search
@@ -520,6 +570,9 @@ cdef class Searcher:
         """
         cdef int v, i, c, hh, sump = 0, maxp = 0, dmg = 0, h, total, nw, dv, dleft, ci, best, dbest, cbest
         cdef int cand[8]
+        cdef int8_t ival[64]
+        cdef int8_t icost[64]
+        cdef int nitems = 0, maxm = 0
         for v in range(2, 11):
             if t.p[v]:
                 sump += v * t.p[v]
@@ -528,6 +581,7 @@ cdef class Searcher:
             c = t.m[v]
             if not c:
                 continue
+            maxm = v
             # the c best weapons that may meet a monster of value v
             nw = 0
             for hh in range(self.nheroes):
@@ -553,9 +607,16 @@ cdef class Searcher:
                     best = dbest
                     dleft -= 1
                 if self.lenient:
+                    for hh in range(c):
+                        ival[nitems] = v
+                        icost[nitems] = v - best if v > best else 0
+                        nitems += 1
                     if v > best:
                         dmg += (v - best) * c
                     break
+                ival[nitems] = v
+                icost[nitems] = v - best if v > best else 0
+                nitems += 1
                 if v > best:
                     dmg += v - best
         if self.coop:
@@ -566,12 +627,12 @@ cdef class Searcher:
             h = hs.hp[0] + hs.hp[1] + sump - dmg
             slack[0] = h
             if h < 2:
-                return 0
+                return _loss_bound(ival, icost, nitems, hs.hp[0] + hs.hp[1] - 2 + sump, t.mtot, maxm)
             return total if total < h else h
         h = hs.hp[0] + sump - dmg
         slack[0] = h
         if h <= 0:
-            return 0
+            return _loss_bound(ival, icost, nitems, hs.hp[0] - 1 + sump, t.mtot, maxm)
         if h >= MAXHP:
             return MAXHP + maxp
         return h
@@ -685,6 +746,7 @@ cdef class Searcher:
         self.e_buf = self.out[depth]
         self.e_count = 0
         self.e_best_terminal = NEG
+        self.e_terminal_idx = -1
         self.e_leader = leader
         self.e_final = 1 if n <= 4 else 0
         nroom = 4 if n > 4 else n
@@ -699,7 +761,7 @@ cdef class Searcher:
             for i in range(nroom):
                 room[i] = S[(4 * r + i) % n]
             self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, t.mtot, takes, 0)
-        count = self.prune_dominated(self.e_buf, self.e_count)
+        count = self.compact(self.e_buf, self.e_count)
         self.rate_outcomes(self.e_buf, count, &t)
         self.sort_outcomes(self.e_buf, count)
         best = self.expand(depth, n, count, alpha, ub, leader, &work)
@@ -752,6 +814,7 @@ cdef class Searcher:
             self.e_buf = self.out[0]
             self.e_count = 0
             self.e_best_terminal = NEG
+            self.e_terminal_idx = -1
             self.e_leader = leader
             self.e_final = 1 if len(dungeon) == 0 else 0
             self.e_rot = 0
@@ -759,7 +822,7 @@ cdef class Searcher:
                 rm[i] = room[i]
             self.enum_takes(rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs,
                             potion_mask, help_used, t.mtot, takes, 0)
-            count = self.prune_dominated(self.e_buf, self.e_count)
+            count = self.compact(self.e_buf, self.e_count)
             self.rate_outcomes(self.e_buf, count, &t)
             self.sort_outcomes(self.e_buf, count)
             for i in range(len(dungeon)):
@@ -778,6 +841,7 @@ cdef class Searcher:
             else:
                 v = self.node(0, n, &hs, leader, avoid_ok, alpha)
             self.tests += 1
+            self.test_log.append((alpha, v, self.nodes))
             if self.aborted:
                 break
             if v > alpha or (self.inc_found and self.inc_score >= v):
@@ -844,5 +908,5 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
         "exact": exact,
         "limit": limit,
         "tt": {"entries": s.tt_used, "capacity": s.tt_capacity, "mb": round(s.tt_bytes / 2**20, 1),
-               "hits": s.tt_hits, "tests": s.tests, "stores": s.tt_stores, "replaced": s.tt_replaced},
+               "hits": s.tt_hits, "tests": s.tests, "test_log": s.test_log, "stores": s.tt_stores, "replaced": s.tt_replaced},
     }
