@@ -235,6 +235,7 @@ cdef class Searcher:
     cdef uint64_t tt_buckets
     cdef uint64_t tt_mask
     cdef public long long tests
+    cdef public int start_alpha
     cdef public list test_log
     cdef public long long nodes, tt_hits, tt_stores, tt_used, tt_replaced
     cdef long long max_nodes
@@ -275,6 +276,7 @@ cdef class Searcher:
         if self.tt == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.nodes = 0
+        self.start_alpha = 99999
         self.tests = 0
         self.test_log = []
         self.tt_hits = 0
@@ -473,6 +475,11 @@ cdef class Searcher:
                         else:
                             score = h2.hp[0] - (mleft - v)
                         self.add_outcome(&h2, 1, score, -1, takes, nt)
+                        continue
+                    if t == 1 and ntakes > 0:
+                        # The help card acts on the partner only, so where it falls among
+                        # the leader's takes changes nothing unless it kills the partner:
+                        # giving it first reaches every other outcome, and as good a loss.
                         continue
                     if to_take == 1:
                         if self.e_final:
@@ -779,7 +786,7 @@ cdef class Searcher:
             int help_used, int avoid_ok, long long max_nodes, double timeout):
         """Search from a position given as Python ints (card codes, hero tuples)."""
         cdef Heroes hs
-        cdef int i, n, best, count = 0, ub, alpha, v, slack
+        cdef int i, n, best, count = 0, ub, alpha, v, slack, step
         cdef Tally t
         cdef long long work = 0
         cdef bint midroom
@@ -834,7 +841,10 @@ cdef class Searcher:
         # bound, which sets the next alpha; once no win is possible, one full
         # search finds the best loss.
         alpha = ub - 1
+        if self.start_alpha != 99999:
+            alpha = self.start_alpha
         best = NEG
+        step = 1
         while True:
             if midroom:
                 v = self.expand(0, n, count, alpha, ub, leader, &work)
@@ -847,6 +857,8 @@ cdef class Searcher:
             if v > alpha or (self.inc_found and self.inc_score >= v):
                 best = v
                 break
+            # (Measured: undershooting with growing steps, or one plain branch and
+            # bound from alpha 0, costs more nodes than stepping down by one.)
             alpha = v - 1 if v > 0 else NEG
         line = []
         for i in range(self.inc_len):
@@ -874,6 +886,9 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
             heroes.append((h.health, 0, 0))
         else:
             heroes.append((h.health, h.weapon, FRESH if h.last_kill is None else h.last_kill))
+    import os
+    if os.environ.get("SCOUNDREL_START_ALPHA"):
+        s.start_alpha = int(os.environ["SCOUNDREL_START_ALPHA"])
     pm = 0
     for i in range(rules.heroes):
         if state.potion_used[i]:
