@@ -235,8 +235,6 @@ cdef class Searcher:
     cdef uint64_t tt_buckets
     cdef uint64_t tt_mask
     cdef public long long tests
-    cdef public int start_alpha
-    cdef public list test_log
     cdef public long long nodes, tt_hits, tt_stores, tt_used, tt_replaced
     cdef long long max_nodes
     cdef double deadline
@@ -276,9 +274,7 @@ cdef class Searcher:
         if self.tt == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.nodes = 0
-        self.start_alpha = 99999
         self.tests = 0
-        self.test_log = []
         self.tt_hits = 0
         self.tt_stores = 0
         self.tt_used = 0
@@ -841,8 +837,6 @@ cdef class Searcher:
         # bound, which sets the next alpha; once no win is possible, one full
         # search finds the best loss.
         alpha = ub - 1
-        if self.start_alpha != 99999:
-            alpha = self.start_alpha
         best = NEG
         step = 1
         while True:
@@ -851,7 +845,6 @@ cdef class Searcher:
             else:
                 v = self.node(0, n, &hs, leader, avoid_ok, alpha)
             self.tests += 1
-            self.test_log.append((alpha, v, self.nodes))
             if self.aborted:
                 break
             if v > alpha or (self.inc_found and self.inc_score >= v):
@@ -886,9 +879,6 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
             heroes.append((h.health, 0, 0))
         else:
             heroes.append((h.health, h.weapon, FRESH if h.last_kill is None else h.last_kill))
-    import os
-    if os.environ.get("SCOUNDREL_START_ALPHA"):
-        s.start_alpha = int(os.environ["SCOUNDREL_START_ALPHA"])
     pm = 0
     for i in range(rules.heroes):
         if state.potion_used[i]:
@@ -923,5 +913,5 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
         "exact": exact,
         "limit": limit,
         "tt": {"entries": s.tt_used, "capacity": s.tt_capacity, "mb": round(s.tt_bytes / 2**20, 1),
-               "hits": s.tt_hits, "tests": s.tests, "test_log": s.test_log, "stores": s.tt_stores, "replaced": s.tt_replaced},
+               "hits": s.tt_hits, "tests": s.tests, "stores": s.tt_stores, "replaced": s.tt_replaced},
     }
