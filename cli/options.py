@@ -52,12 +52,12 @@ class GameOptions:
         return self.seed is not None or self.deck is not None
 
     def rules(self) -> Rules:
-        # Rules ignores options of the other mode; on a command line that is
-        # almost surely a mistake, so say so instead of silently dropping it.
+        # Rules ignores options of the other mode (scripts that loop over every
+        # flag combination keep working); a person is told on stderr.
         if self.mode == "coop" and self.flee != "classic":
-            raise usage_error("--flee applies to solo only: co-op never allows two avoids in a row")
+            click.echo("note: --flee applies to solo only; co-op never allows two avoids in a row", err=True)
         if self.mode == "solo" and self.deck_size != "52":
-            raise usage_error("--deck-size applies to co-op only: solo always uses the 44-card deck")
+            click.echo("note: --deck-size applies to co-op only; solo always uses the 44-card deck", err=True)
         return Rules(mode=self.mode, flee=self.flee, durability=self.durability, deck_size=int(self.deck_size))
 
     def game(self) -> Game:

@@ -143,8 +143,6 @@ BAD_INPUT = {
     "unknown flee": ["deal", "--seed", "1", "--flee", "sometimes"],
     "unknown durability": ["--seed", "1", "--durability", "soft"],
     "unknown deck size": ["deal", "--seed", "1", "--mode", "coop", "--deck-size", "53"],
-    "flee in co-op": ["deal", "--seed", "1", "--mode", "coop", "--flee", "easy"],
-    "deck size in solo": ["deal", "--seed", "1", "--deck-size", "54"],
     "both seed and deck": ["--seed", "1", "--deck", "5D"],
     "neither seed nor deck": ["--json"],
     "neither in a command": ["deal"],
@@ -278,3 +276,14 @@ def test_console_entry_point_runs_without_traceback():
     bad = subprocess.run([sys.executable, "-m", "cli.main", "deal", "--deck", "5D 5D"],
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert (bad.returncode, bad.stderr) == (2, "error: duplicate card 5D\n")
+
+
+@pytest.mark.parametrize("args, note", [
+    (["deal", "--seed", "1", "--mode", "coop", "--flee", "easy", "--json"], "--flee applies to solo only"),
+    (["deal", "--seed", "1", "--deck-size", "54", "--json"], "--deck-size applies to co-op only"),
+])
+def test_option_of_the_other_mode_is_ignored_with_a_note(args, note):
+    result = run(*args)
+    assert note in result.stderr
+    plain = run(*[a for a in args if a not in ("--flee", "easy", "--deck-size", "54")])
+    assert json.loads(result.stdout)["deck"] == json.loads(plain.stdout)["deck"]
