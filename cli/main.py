@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from solver import CoreMissingError, IllegalMove, format_line, parse_line, replay, solve
+from solver import CoreMissingError, IllegalMove, InputError, format_line, parse_line, replay, solve
 from solver.notation import resolved_line
 
 from . import render
@@ -20,8 +20,8 @@ from .options import GameOptions, game_options, json_option, pretty_option, sear
 EXIT_OK, EXIT_USAGE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 2, 3, 130
 
 # Every solver input error (CardError, SeedError, RulesError, NotationError,
-# IllegalMove, PositionError) is a ValueError; caught here and nowhere else.
-BAD_INPUT = (ValueError,)
+# IllegalMove, PositionError) is an InputError; caught here and nowhere else.
+BAD_INPUT = (InputError,)
 
 
 def _fail(message: str, status: int):
@@ -52,6 +52,8 @@ class OneLineErrors:
             _fail(str(exc), EXIT_ENGINE)
         except BAD_INPUT as exc:
             _fail(str(exc), EXIT_USAGE)
+        except MemoryError as exc:
+            _fail(f"out of memory ({exc or 'try a smaller --tt-mb'})", EXIT_USAGE)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
 

@@ -129,7 +129,7 @@ def search_options(f):
                      help="Stop after N nodes; the answer is then marked NOT PROVEN."),
         click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
                      help="Stop after this many seconds; the answer is then marked NOT PROVEN."),
-        click.option("--tt-mb", type=click.IntRange(min=1), default=DEFAULT_TT_MB, show_default=True, metavar="MB",
+        click.option("--tt-mb", type=click.IntRange(min=1, max=65536), default=DEFAULT_TT_MB, show_default=True, metavar="MB",
                      help="Memory for the transposition table."),
     ]
     for decorator in reversed(decorators):

@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+from .errors import InputError
+
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
 SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -17,7 +19,7 @@ MONSTER, POTION, WEAPON = "monster", "potion", "weapon"
 JOKER_VALUE = 15
 
 
-class CardError(ValueError):
+class CardError(InputError):
     """A card token that names no card."""
 
 

@@ -6,13 +6,15 @@
 """
 from __future__ import annotations
 
+from .errors import InputError
+
 from .rules import Rules
 
 MASK64 = (1 << 64) - 1
 MAX_SEED = 1 << 64
 
 
-class SeedError(ValueError):
+class SeedError(InputError):
     """A deal number outside 0 <= seed < 2**64."""
 
 

@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+from .errors import InputError
+
 import re
 
 from .cards import CardError, parse_card
@@ -16,7 +18,7 @@ from .state import AVOID, Avoid, IllegalMove, State, Take
 _TAKE = re.compile(r"^(?P<card>.+?)(?P<mode>[wWbB])?(?P<help>>)?$")
 
 
-class NotationError(ValueError):
+class NotationError(InputError):
     """A token that is not valid move notation."""
 
 

@@ -7,6 +7,8 @@ Rules(mode='solo', flee='classic', durability='strict', deck_size=52)
 """
 from __future__ import annotations
 
+from .errors import InputError
+
 from dataclasses import dataclass, field
 
 from .cards import Card, JOKER, full_pack, is_solo_card
@@ -20,7 +22,7 @@ MAX_HEALTH = 20
 MAX_DUNGEON = 54
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """An option value that RULES §5 does not define."""
 
 

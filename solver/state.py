@@ -10,6 +10,8 @@
 """
 from __future__ import annotations
 
+from .errors import InputError
+
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -19,11 +21,11 @@ from .rules import MAX_DUNGEON, MAX_HEALTH, START_HEALTH, Rules
 WEAPON_MODE, BARE = "w", "b"
 
 
-class IllegalMove(ValueError):
+class IllegalMove(InputError):
     """An action that the rules forbid in the given state."""
 
 
-class PositionError(ValueError):
+class PositionError(InputError):
     """A dungeon or position that cannot occur under the rules."""
 
 
@@ -310,7 +312,7 @@ class State:
             "finished": self.finished,
             "won": self.won if self.finished else None,
             "score": self.score,
-            "room_number": self.rooms_done + (0 if self.finished else 1),
+            "room_number": self.rooms_done + (0 if self.won else 1),
             "room": [str(c) for c in self.room],
             "final_room": (self.final_room and not self.finished),
             "taken_in_room": self.taken,

@@ -1,0 +1,9 @@
+"""The one base class of every "bad input" error the library raises.
+
+Callers (the CLI) catch :class:`InputError` to report bad input in one line
+without also hiding real bugs that happen to raise a plain ``ValueError``.
+"""
+
+
+class InputError(ValueError):
+    """Input that names no card, option, seed, move or position of the rules."""
