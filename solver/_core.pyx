@@ -209,6 +209,33 @@ cdef int _cmp_order(const void *pa, const void *pb) noexcept nogil:
     return a.seq - b.seq
 
 
+cdef inline bint _commute(int ca, int va, int cb, int vb, int h) noexcept nogil:
+    """Do two consecutive takes by one hero, of classes ``ca`` then ``cb``, give
+    the same state in either order with nobody dying?  ``h`` is the hero's health
+    before both.  Classes: 0 monster bare-handed, 1 monster with the weapon (``v``
+    is the damage), 2 weapon card, 3 potion that heals (``v`` its value), 4 potion
+    without effect (already drank this room)."""
+    cdef int t
+    if ca > cb:
+        t = ca
+        ca = cb
+        cb = t
+        t = va
+        va = vb
+        vb = t
+    if cb <= 1:                      # two fights: not both with the weapon (its wear)
+        return not (ca == 1 and cb == 1) and h - va - vb > 0
+    if ca <= 1:
+        if cb == 2:                  # a fight and a new weapon: only bare-handed
+            return ca == 0 and h - va > 0
+        if cb == 3:                  # a fight and a heal: when the cap does not bite
+            return h + vb <= MAXHP and h - va > 0
+        return h - va > 0            # a fight and a wasted potion
+    if ca == 2:
+        return cb != 2               # a weapon and a potion
+    return ca == 4 and cb == 4       # two wasted potions (a heal and a waste do not commute)
+
+
 cdef inline int _gcd(int a, int b) noexcept nogil:
     while b:
         a, b = b, a % b
@@ -412,13 +439,16 @@ cdef class Searcher:
 
     cdef void enum_takes(self, int8_t *room, int nroom, uint32_t taken_mask, int to_take,
                          Heroes hs, int potion_mask, int help_used, int mleft,
-                         uint8_t *takes, int ntakes) noexcept nogil:
+                         uint8_t *takes, int ntakes, int pslot, int pcls, int ptarget,
+                         int php, int pval) noexcept nogil:
         """All ways to take ``to_take`` more cards of ``room``.
 
         ``mleft`` is the value of the monsters not yet taken (room and dungeon),
-        ``potion_mask`` bit i says hero i already drank this room.
+        ``potion_mask`` bit i says hero i already drank this room.  ``pslot``,
+        ``pcls``, ``ptarget``, ``pval`` describe the previous take and ``php``
+        its hero's health before it (see ``_commute``).
         """
-        cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, lastpot
+        cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, lastpot, cls, val
         cdef Heroes h2
         cdef int ntargets = 2 if (self.coop and not help_used) else 1
         cdef int leader = self.e_leader
@@ -464,6 +494,24 @@ cdef class Searcher:
                             h2.w[target] = v
                             h2.k[target] = FRESH
                         takes[nt] = c | (128 if t == 1 else 0)
+                    if kind == MONSTER:
+                        cls = m          # 0 bare, 1 with the weapon
+                        val = dmg
+                    elif kind == WEAPON:
+                        cls = 2
+                        val = 0
+                    elif not (potion_mask & (1 << target)):
+                        cls = 3          # a potion that heals
+                        val = v
+                    else:
+                        cls = 4          # a potion without effect
+                        val = 0
+                    # Two takes by the same hero that commute (same state either way,
+                    # nobody dies) are only tried in room order.  Not for the last take
+                    # of the final room: which card is last decides the potion bonus.
+                    if (pslot > i and ptarget == target and not (self.e_final and to_take == 1)
+                            and _commute(pcls, pval, cls, val, php)):
+                        continue
                     nt += 1
                     if kind == MONSTER and h2.hp[target] <= 0:
                         if self.coop:
@@ -496,7 +544,7 @@ cdef class Searcher:
                         self.enum_takes(room, nroom, taken_mask | (1u << i), to_take - 1, h2,
                                         potion_mask | ((1 << target) if (kind == POTION) else 0),
                                         help_used | (t == 1), mleft - (v if kind == MONSTER else 0),
-                                        takes, nt)
+                                        takes, nt, i, cls, target, hs.hp[target], val)
 
     cdef int compact(self, Outcome *buf, int count) noexcept nogil:
         """Remove the outcomes that a later one dominated, keeping the order."""
@@ -763,7 +811,7 @@ cdef class Searcher:
             self.e_rot = r
             for i in range(nroom):
                 room[i] = S[(4 * r + i) % n]
-            self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, t.mtot, takes, 0)
+            self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, t.mtot, takes, 0, -1, 0, 0, 0, 0)
         count = self.compact(self.e_buf, self.e_count)
         self.rate_outcomes(self.e_buf, count, &t)
         self.sort_outcomes(self.e_buf, count)
@@ -824,7 +872,7 @@ cdef class Searcher:
             for i in range(len(room)):
                 rm[i] = room[i]
             self.enum_takes(rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs,
-                            potion_mask, help_used, t.mtot, takes, 0)
+                            potion_mask, help_used, t.mtot, takes, 0, -1, 0, 0, 0, 0)
             count = self.compact(self.e_buf, self.e_count)
             self.rate_outcomes(self.e_buf, count, &t)
             self.sort_outcomes(self.e_buf, count)
