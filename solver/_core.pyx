@@ -31,8 +31,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 DEF MAXN = 64          # cards in S
 DEF MAXDEPTH = 96      # room starts on one path
-DEF MAXOUT = 4096      # outcomes of one room start
-DEF GROUPS = 1024      # outcome groups: rotation * 64 + carried card + 1
+DEF MAXOUT = 16384     # outcomes of one room start (easy flee: up to 54 rotations)
+DEF GROUPS = 4096      # outcome groups: rotation * 64 + carried card + 1
 DEF NEG = -30000
 DEF FRESH = 99         # last kill of an unused weapon
 DEF NCODES = 53        # card codes: Card.index, joker = 52
@@ -262,6 +262,7 @@ cdef class Searcher:
     cdef uint64_t tt_buckets
     cdef uint64_t tt_mask
     cdef public long long tests
+    cdef bint loss_phase      # alpha < 0: the loss bound is worth computing
     cdef public long long nodes, tt_hits, tt_stores, tt_used, tt_replaced
     cdef long long max_nodes
     cdef double deadline
@@ -301,6 +302,7 @@ cdef class Searcher:
         if self.tt == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.nodes = 0
+        self.loss_phase = False
         self.tests = 0
         self.tt_hits = 0
         self.tt_stores = 0
@@ -619,8 +621,9 @@ cdef class Searcher:
         value under strict durability, any number under lenient.  ``slack``
         receives the health that would be left (a move-ordering key).
         """
-        cdef int v, i, c, hh, sump = 0, maxp = 0, dmg = 0, h, total, nw, dv, dleft, ci, best, dbest, cbest
+        cdef int v, i, c, hh, sump = 0, maxp = 0, dmg = 0, h, total, nw, nd, di, ci, best, dbest, cbest
         cdef int cand[8]
+        cdef int dia[32]
         cdef int8_t ival[64]
         cdef int8_t icost[64]
         cdef int nitems = 0, maxm = 0
@@ -628,12 +631,19 @@ cdef class Searcher:
             if t.p[v]:
                 sump += v * t.p[v]
                 maxp = v
+        # the diamonds still to come, strongest first
+        nd = 0
+        for v in range(10, 1, -1):
+            for i in range(t.d[v]):
+                dia[nd] = v
+                nd += 1
         for v in range(2, 16):
             c = t.m[v]
             if not c:
                 continue
             maxm = v
-            # the c best weapons that may meet a monster of value v
+            # the c best weapons that may meet a monster of value v: merge the
+            # current weapons allowed to hit v (at most two) with the diamonds
             nw = 0
             for hh in range(self.nheroes):
                 if _usable(hs.w[hh], hs.k[hh], v, self.lenient):
@@ -642,22 +652,18 @@ cdef class Searcher:
             if nw == 2 and cand[1] > cand[0]:
                 cand[0], cand[1] = cand[1], cand[0]
             ci = 0
-            dv = 10
-            dleft = t.d[10]
+            di = 0
             for i in range(c):
-                while dv >= 2 and dleft == 0:
-                    dv -= 1
-                    dleft = t.d[dv] if dv >= 2 else 0
-                dbest = dv if dv >= 2 else 0
                 cbest = cand[ci] if ci < nw else 0
+                dbest = dia[di] if di < nd else 0
                 if cbest >= dbest:
                     best = cbest
-                    if ci < nw:
-                        ci += 1
+                    ci += 1
                 else:
                     best = dbest
-                    dleft -= 1
+                    di += 1
                 if self.lenient:
+                    # a weapon may meet any number of equal monsters
                     for hh in range(c):
                         ival[nitems] = v
                         icost[nitems] = v - best if v > best else 0
@@ -678,11 +684,15 @@ cdef class Searcher:
             h = hs.hp[0] + hs.hp[1] + sump - dmg
             slack[0] = h
             if h < 2:
+                if not self.loss_phase:
+                    return 0      # any loss scores <= 0; the finer bound only matters below 0
                 return _loss_bound(ival, icost, nitems, hs.hp[0] + hs.hp[1] - 2 + sump, t.mtot, maxm)
             return total if total < h else h
         h = hs.hp[0] + sump - dmg
         slack[0] = h
         if h <= 0:
+            if not self.loss_phase:
+                return 0
             return _loss_bound(ival, icost, nitems, hs.hp[0] - 1 + sump, t.mtot, maxm)
         if h >= MAXHP:
             return MAXHP + maxp
@@ -830,7 +840,7 @@ cdef class Searcher:
             int help_used, int avoid_ok, long long max_nodes, double timeout):
         """Search from a position given as Python ints (card codes, hero tuples)."""
         cdef Heroes hs
-        cdef int i, n, best, count = 0, ub, alpha, v, slack, step
+        cdef int i, n, best, count = 0, ub, alpha, v, slack
         cdef Tally t
         cdef long long work = 0
         cdef bint midroom
@@ -886,8 +896,8 @@ cdef class Searcher:
         # search finds the best loss.
         alpha = ub - 1
         best = NEG
-        step = 1
         while True:
+            self.loss_phase = alpha < 0
             if midroom:
                 v = self.expand(0, n, count, alpha, ub, leader, &work)
             else:
