@@ -758,6 +758,69 @@ cdef class Searcher:
                 best = v
         return best
 
+    cdef void rollout(self, int depth, int n, Heroes *hs, int leader, int avoid_ok) noexcept nogil:
+        """One greedy line, before the proof: in every room take the way out that
+        keeps the most health in hand (after the unavoidable damage).  Its only
+        use is a sensible best-found line should a limit stop the search early."""
+        cdef Tally t
+        cdef int i, j, r, nroom, nrot, count, pick = -1, best_key = -1000000000, key, m, start
+        cdef uint8_t takes[4]
+        cdef int8_t room[4]
+        cdef Outcome *o
+        cdef int8_t *S = self.S[depth]
+        cdef int8_t *C
+        if depth + 1 >= MAXDEPTH:
+            return
+        self.tally(S, n, &t)
+        self.stamp += 1
+        self.e_buf = self.out[depth]
+        self.e_count = 0
+        self.e_best_terminal = NEG
+        self.e_terminal_idx = -1
+        self.e_leader = leader
+        self.e_final = 1 if n <= 4 else 0
+        nroom = 4 if n > 4 else n
+        nrot = 1 if (n <= 4 or not avoid_ok or self.flee == 2) else 2
+        for r in range(nrot):
+            self.e_rot = r
+            for i in range(nroom):
+                room[i] = S[(4 * r + i) % n]
+            self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, t.mtot, takes, 0, -1, 0, 0, 0, 0)
+        if self.aborted:
+            return
+        count = self.compact(self.e_buf, self.e_count)
+        self.rate_outcomes(self.e_buf, count, &t)
+        for i in range(count):
+            o = &self.e_buf[i]
+            if o.terminal:
+                key = 100000 + o.score if o.score > 0 else -100000 + o.score
+            else:
+                key = (o.order & 1023) * 64     # health left after the unavoidable damage
+                for j in range(self.nheroes):
+                    key += o.hs.hp[j]
+            if key > best_key:
+                best_key = key
+                pick = i
+        if pick < 0:
+            return
+        o = &self.e_buf[pick]
+        if o.terminal:
+            if not self.inc_found or o.score > self.inc_score:
+                self.record_incumbent(depth, o)
+            return
+        self.path[depth].rot = o.rot
+        self.path[depth].ntakes = o.ntakes
+        for j in range(o.ntakes):
+            self.path[depth].takes[j] = o.takes[j]
+        C = self.S[depth + 1]
+        C[0] = o.left
+        start = (4 * o.rot + 4) % n
+        m = 1
+        for j in range(n - 4):
+            C[m] = S[(start + j) % n]
+            m += 1
+        self.rollout(depth + 1, m, &o.hs, (1 - leader) if self.coop else 0, 1 if self.flee != 2 else 0)
+
     cdef int node(self, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha) noexcept nogil:
         cdef int8_t *S = self.S[depth]
         cdef int i, c, ub, best, count, r, nrot, nroom, h0, slack
@@ -894,6 +957,8 @@ cdef class Searcher:
         # deals score at or near the bound.  A failed test returns an upper
         # bound, which sets the next alpha; once no win is possible, one full
         # search finds the best loss.
+        if not midroom:
+            self.rollout(0, n, &hs, leader, avoid_ok)
         alpha = ub - 1
         best = NEG
         while True:
