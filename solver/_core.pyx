@@ -865,6 +865,17 @@ cdef class Searcher:
                 return e.hi[h0]
             if e.hi[h0] < ub:
                 ub = e.hi[h0]
+        if self.coop:
+            # the value never decreases with hero 2's health either: an upper
+            # bound stored for more health holds here too
+            for i in range(hs.hp[1] + 1, MAXHP + 1):
+                e = self.probe(k1 ^ ZH1[1][0][hs.hp[1] & 127] ^ ZH1[1][0][i],
+                               k2 ^ ZH2[1][0][hs.hp[1] & 127] ^ ZH2[1][0][i])
+                if e != NULL and e.hi[h0] < ub:
+                    ub = e.hi[h0]
+                    if ub <= alpha:
+                        self.tt_hits += 1
+                        return ub
         # enumerate the outcomes of every reachable rotation
         self.stamp += 1
         self.e_buf = self.out[depth]
