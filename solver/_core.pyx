@@ -823,7 +823,7 @@ cdef class Searcher:
 
     cdef int node(self, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha) noexcept nogil:
         cdef int8_t *S = self.S[depth]
-        cdef int i, c, ub, best, count, r, nrot, nroom, h0, slack
+        cdef int i, j, kk, c, ub, best, count, r, nrot, nroom, h0, slack
         cdef Tally t
         cdef uint64_t k1 = 0, k2 = 0
         cdef Entry *e
@@ -865,6 +865,18 @@ cdef class Searcher:
                 return e.hi[h0]
             if e.hi[h0] < ub:
                 ub = e.hi[h0]
+        # an upper bound stored for a less worn weapon holds here too
+        for j in range(self.nheroes):
+            if hs.w[j] == 0 or hs.k[j] == FRESH:
+                continue
+            for i in range(hs.k[j] + 1, 17):
+                kk = FRESH if i == 16 else i
+                e = self.probe(k1 ^ ZH1[j][2][hs.k[j]] ^ ZH1[j][2][kk], k2 ^ ZH2[j][2][hs.k[j]] ^ ZH2[j][2][kk])
+                if e != NULL and e.hi[h0] < ub:
+                    ub = e.hi[h0]
+                    if ub <= alpha:
+                        self.tt_hits += 1
+                        return ub
         if self.coop:
             # the value never decreases with hero 2's health either: an upper
             # bound stored for more health holds here too
