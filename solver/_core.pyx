@@ -427,8 +427,8 @@ cdef class Searcher:
         o.score = score
         o.rot = self.e_rot
         o.left = left
-        o.ntakes = ntakes
-        for i in range(ntakes):
+        o.ntakes = ntakes if ntakes <= 4 else 4     # a room has at most four takes
+        for i in range(o.ntakes):
             o.takes[i] = takes[i]
         o.order = 0x7FFFFFFF if terminal else 0
         o.ub = score
