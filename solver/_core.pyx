@@ -38,6 +38,7 @@ DEF FRESH = 99         # last kill of an unused weapon
 DEF NCODES = 53        # card codes: Card.index, joker = 52
 DEF MAXHP = 20
 DEF BUCKET = 4
+DEF INITIAL_BUCKETS = 4096
 
 cdef enum:
     MONSTER = 0
@@ -260,6 +261,7 @@ cdef class Searcher:
     # transposition table
     cdef Entry *tt
     cdef uint64_t tt_buckets
+    cdef uint64_t tt_max_buckets
     cdef uint64_t tt_mask
     cdef public long long tests
     cdef bint loss_phase      # alpha < 0: the loss bound is worth computing
@@ -296,6 +298,12 @@ cdef class Searcher:
             b *= 2
         if b < 1024:
             b = 1024
+        # Start small and double while more than half full, up to the limit: a
+        # small search then touches few pages (page faults cost more than the
+        # search itself on a big, mostly empty table).
+        self.tt_max_buckets = b
+        if b > INITIAL_BUCKETS:
+            b = INITIAL_BUCKETS
         self.tt_buckets = b
         self.tt_mask = b - 1
         self.tt = <Entry *> calloc(b * BUCKET, sizeof(Entry))
@@ -318,6 +326,10 @@ cdef class Searcher:
             free(self.tt)
 
     @property
+    def tt_max_capacity(self):
+        return self.tt_max_buckets * BUCKET
+
+    @property
     def tt_capacity(self):
         return self.tt_buckets * BUCKET
 
@@ -334,12 +346,47 @@ cdef class Searcher:
                 return &b[i]
         return NULL
 
+    cdef void grow(self) noexcept nogil:
+        """Double the table, re-inserting every entry (keeps it if memory runs out)."""
+        cdef uint64_t nb = self.tt_buckets * 2, i, mask = nb - 1
+        cdef Entry *new = <Entry *> calloc(nb * BUCKET, sizeof(Entry))
+        cdef Entry *old = self.tt
+        cdef Entry *b
+        cdef int j, victim
+        if new == NULL:
+            self.tt_max_buckets = self.tt_buckets
+            return
+        for i in range(self.tt_buckets * BUCKET):
+            if old[i].work == 0:
+                continue
+            b = new + (old[i].k1 & mask) * BUCKET
+            victim = 0
+            for j in range(BUCKET):
+                if b[j].work == 0:
+                    victim = j
+                    break
+                if b[j].work < b[victim].work:
+                    victim = j
+            if b[victim].work != 0:
+                if b[victim].work >= old[i].work:
+                    self.tt_used -= 1
+                    continue
+                self.tt_used -= 1
+            b[victim] = old[i]
+        free(old)
+        self.tt = new
+        self.tt_buckets = nb
+        self.tt_mask = mask
+
     cdef void store(self, uint64_t k1, uint64_t k2, int hp, int lo, int hi, uint32_t work) noexcept nogil:
         """Record lo <= value(hp) <= hi; spread hi to lower and lo to higher health."""
-        cdef Entry *b = self.tt + (k1 & self.tt_mask) * BUCKET
+        cdef Entry *b
         cdef Entry *e = NULL
         cdef int i, victim = -1
         cdef uint32_t least = 0xFFFFFFFF
+        if self.tt_buckets < self.tt_max_buckets and <uint64_t> self.tt_used * 2 > self.tt_buckets * BUCKET:
+            self.grow()
+        b = self.tt + (k1 & self.tt_mask) * BUCKET
         self.tt_stores += 1
         for i in range(BUCKET):
             if b[i].work != 0 and b[i].k1 == k1 and b[i].k2 == k2:
@@ -1058,6 +1105,7 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
         "nodes": s.nodes,
         "exact": exact,
         "limit": limit,
-        "tt": {"entries": s.tt_used, "capacity": s.tt_capacity, "mb": round(s.tt_bytes / 2**20, 1),
+        "tt": {"entries": s.tt_used, "capacity": s.tt_capacity, "max_capacity": s.tt_max_capacity,
+               "mb": round(s.tt_bytes / 2**20, 1),
                "hits": s.tt_hits, "tests": s.tests, "stores": s.tt_stores, "replaced": s.tt_replaced},
     }
