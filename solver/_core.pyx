@@ -765,9 +765,7 @@ cdef class Searcher:
         """Search the outcomes ``out[depth][:count]`` of the room start in ``S[depth]``."""
         cdef Outcome *buf = self.out[depth]
         cdef Outcome *o
-        cdef int best = NEG, i, j, v, a, start, m, nn
-        cdef int8_t *S = self.S[depth]
-        cdef int8_t *C = self.S[depth + 1]
+        cdef int best = NEG, i, v, a, m
         cdef long long before
         for i in range(count):
             if best >= ub:
@@ -785,17 +783,7 @@ cdef class Searcher:
                 if o.ub > best:
                     best = o.ub
                 break
-            # child room start: the carried card, then S rotated by the avoids, minus its room
-            C[0] = o.left
-            start = (4 * o.rot + 4) % n
-            m = 1
-            for j in range(n - 4):
-                C[m] = S[(start + j) % n]
-                m += 1
-            self.path[depth].rot = o.rot
-            self.path[depth].ntakes = o.ntakes
-            for j in range(o.ntakes):
-                self.path[depth].takes[j] = o.takes[j]
+            m = self.step_into(depth, n, o)
             before = self.nodes
             v = self.node(depth + 1, m, &o.hs, (1 - leader) if self.coop else 0, 1 if self.flee != 2 else 0, a)
             work[0] += self.nodes - before
@@ -805,38 +793,73 @@ cdef class Searcher:
                 best = v
         return best
 
-    cdef void rollout(self, int depth, int n, Heroes *hs, int leader, int avoid_ok) noexcept nogil:
-        """One greedy line, before the proof: in every room take the way out that
-        keeps the most health in hand (after the unavoidable damage).  Its only
-        use is a sensible best-found line should a limit stop the search early."""
-        cdef Tally t
-        cdef int i, j, r, nroom, nrot, count, pick = -1, best_key = -1000000000, key, m, start
-        cdef uint8_t takes[4]
-        cdef int8_t room[4]
-        cdef Outcome *o
+    cdef int step_into(self, int depth, int n, Outcome *o) noexcept nogil:
+        """Record ``o`` as the path's step at ``depth`` and lay out its child room
+        start in ``S[depth + 1]``: the carried card, then ``S`` rotated by the
+        avoids, minus its room.  Returns the child's number of cards."""
         cdef int8_t *S = self.S[depth]
-        cdef int8_t *C
-        if depth + 1 >= MAXDEPTH:
-            return
-        self.tally(S, n, &t)
+        cdef int8_t *C = self.S[depth + 1]
+        cdef int j, m = 1, start = (4 * o.rot + 4) % n
+        self.path[depth].rot = o.rot
+        self.path[depth].ntakes = o.ntakes
+        for j in range(o.ntakes):
+            self.path[depth].takes[j] = o.takes[j]
+        C[0] = o.left
+        for j in range(n - 4):
+            C[m] = S[(start + j) % n]
+            m += 1
+        return m
+
+    cdef int rotations(self, int n, int avoid_ok) noexcept nogil:
+        """How many rotations of S can be faced: avoiding is a rotation by four."""
+        if n <= 4 or not avoid_ok or self.flee == 2:
+            return 1
+        if self.flee == 1 and not self.coop:
+            return n // _gcd(n, 4)
+        return 2
+
+    cdef void begin_room(self, int depth, int leader, bint final) noexcept nogil:
+        """Start collecting the outcomes of one room into ``out[depth]``."""
         self.stamp += 1
         self.e_buf = self.out[depth]
         self.e_count = 0
         self.e_best_terminal = NEG
         self.e_terminal_idx = -1
         self.e_leader = leader
-        self.e_final = 1 if n <= 4 else 0
-        nroom = 4 if n > 4 else n
-        nrot = 1 if (n <= 4 or not avoid_ok or self.flee == 2) else 2
+        self.e_final = final
+        self.e_rot = 0
+
+    cdef int enumerate_room(self, int depth, int n, Heroes *hs, int leader, int nrot,
+                            Tally *t) noexcept nogil:
+        """The outcomes of the room start in ``S[depth]`` (faced after 0 to
+        ``nrot - 1`` avoids) into ``out[depth]``, merged, rated and unsorted."""
+        cdef int8_t *S = self.S[depth]
+        cdef int i, r, nroom = 4 if n > 4 else n
+        cdef uint8_t takes[4]
+        cdef int8_t room[4]
+        self.begin_room(depth, leader, n <= 4)
         for r in range(nrot):
             self.e_rot = r
             for i in range(nroom):
                 room[i] = S[(4 * r + i) % n]
             self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, t.mtot, takes, 0, -1, 0, 0, 0, 0)
+        i = self.compact(self.e_buf, self.e_count)
+        self.rate_outcomes(self.e_buf, i, t)
+        return i
+
+    cdef void rollout(self, int depth, int n, Heroes *hs, int leader, int avoid_ok) noexcept nogil:
+        """One greedy line, before the proof: in every room take the way out that
+        keeps the most health in hand (after the unavoidable damage).  Its only
+        use is a sensible best-found line should a limit stop the search early."""
+        cdef Tally t
+        cdef int i, j, count, m, pick = -1, best_key = -1000000000, key
+        cdef Outcome *o
+        if depth + 1 >= MAXDEPTH:
+            return
+        self.tally(self.S[depth], n, &t)
+        count = self.enumerate_room(depth, n, hs, leader, self.rotations(n, avoid_ok), &t)
         if self.aborted:
             return
-        count = self.compact(self.e_buf, self.e_count)
-        self.rate_outcomes(self.e_buf, count, &t)
         for i in range(count):
             o = &self.e_buf[i]
             if o.terminal:
@@ -855,28 +878,16 @@ cdef class Searcher:
             if not self.inc_found or o.score > self.inc_score:
                 self.record_incumbent(depth, o)
             return
-        self.path[depth].rot = o.rot
-        self.path[depth].ntakes = o.ntakes
-        for j in range(o.ntakes):
-            self.path[depth].takes[j] = o.takes[j]
-        C = self.S[depth + 1]
-        C[0] = o.left
-        start = (4 * o.rot + 4) % n
-        m = 1
-        for j in range(n - 4):
-            C[m] = S[(start + j) % n]
-            m += 1
+        m = self.step_into(depth, n, o)
         self.rollout(depth + 1, m, &o.hs, (1 - leader) if self.coop else 0, 1 if self.flee != 2 else 0)
 
     cdef int node(self, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha) noexcept nogil:
         cdef int8_t *S = self.S[depth]
-        cdef int i, j, kk, c, ub, best, count, r, nrot, nroom, h0, slack
+        cdef int i, j, kk, c, ub, best, count, h0, slack
         cdef Tally t
         cdef uint64_t k1 = 0, k2 = 0
         cdef Entry *e
         cdef long long work = 1
-        cdef uint8_t takes[4]
-        cdef int8_t room[4]
         self.nodes += 1
         if self.max_nodes > 0 and self.nodes > self.max_nodes:
             self.aborted = 1
@@ -935,28 +946,7 @@ cdef class Searcher:
                     if ub <= alpha:
                         self.tt_hits += 1
                         return ub
-        # enumerate the outcomes of every reachable rotation
-        self.stamp += 1
-        self.e_buf = self.out[depth]
-        self.e_count = 0
-        self.e_best_terminal = NEG
-        self.e_terminal_idx = -1
-        self.e_leader = leader
-        self.e_final = 1 if n <= 4 else 0
-        nroom = 4 if n > 4 else n
-        if n <= 4 or not avoid_ok or self.flee == 2:
-            nrot = 1
-        elif self.flee == 1 and not self.coop:
-            nrot = n // _gcd(n, 4)
-        else:
-            nrot = 2
-        for r in range(nrot):
-            self.e_rot = r
-            for i in range(nroom):
-                room[i] = S[(4 * r + i) % n]
-            self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, t.mtot, takes, 0, -1, 0, 0, 0, 0)
-        count = self.compact(self.e_buf, self.e_count)
-        self.rate_outcomes(self.e_buf, count, &t)
+        count = self.enumerate_room(depth, n, hs, leader, self.rotations(n, avoid_ok), &t)
         self.sort_outcomes(self.e_buf, count)
         best = self.expand(depth, n, count, alpha, ub, leader, &work)
         if self.aborted:
@@ -1004,14 +994,7 @@ cdef class Searcher:
             # part-way through a room: enumerate how it can end once, then search
             # the next room starts from them (expand builds a child as the carried
             # card + S[4:], so the dungeon is laid out from index 4).
-            self.stamp += 1
-            self.e_buf = self.out[0]
-            self.e_count = 0
-            self.e_best_terminal = NEG
-            self.e_terminal_idx = -1
-            self.e_leader = leader
-            self.e_final = 1 if len(dungeon) == 0 else 0
-            self.e_rot = 0
+            self.begin_room(0, leader, len(dungeon) == 0)
             for i in range(len(room)):
                 rm[i] = room[i]
             self.enum_takes(rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs,
