@@ -29,6 +29,11 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+cdef extern from "Python.h":
+    # declared here without "except -1": a pending Ctrl-C is noted, not raised mid-search
+    int _check_signals "PyErr_CheckSignals" ()
+    void _clear_error "PyErr_Clear" ()
+
 DEF MAXN = 64          # cards in S
 DEF MAXDEPTH = 96      # room starts on one path
 DEF MAXOUT = 16384     # outcomes of one room start (easy flee: up to 54 rotations)
@@ -656,6 +661,12 @@ cdef class Searcher:
             self.aborted = 1
         elif self.deadline > 0 and _now() >= self.deadline:
             self.aborted = 2
+        elif (self.nodes & 16383) == 0:
+            # let Ctrl-C stop a long search (run() then raises KeyboardInterrupt)
+            with gil:
+                if _check_signals() != 0:
+                    _clear_error()
+                    self.aborted = 6
         return self.aborted
 
     cdef int bound(self, Tally *t, Heroes *hs, int *slack) noexcept nogil:
@@ -1029,6 +1040,8 @@ cdef class Searcher:
             # (Measured: undershooting with growing steps, or one plain branch and
             # bound from alpha 0, costs more nodes than stepping down by one.)
             alpha = v - 1 if v > 0 else NEG
+        if self.aborted == 6:
+            raise KeyboardInterrupt
         line = []
         for i in range(self.inc_len):
             line.append((self.inc[i].rot, [self.inc[i].takes[j] for j in range(self.inc[i].ntakes)]))
