@@ -37,6 +37,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -103,10 +104,26 @@ def require_slow(request) -> None:
         pytest.skip("slow: run with `pytest -m slow` or SCOUNDREL_SLOW=1")
 
 
+def report_tally(request, title: str, tally: Counter) -> None:
+    """Print how many examples passed, by kind (hypothesis's statistics do not see the
+    inner test of a slow test); shown with ``-s`` or ``-rA``."""
+    lines = [f"{title}: {sum(tally.values())} passing examples"]
+    lines += [f"  {n:5d}  {' '.join(key)}" for key, n in sorted(tally.items())]
+    print("\n".join(lines))
+    request.node.user_properties.append((title, dict((" ".join(k), n) for k, n in tally.items())))
+
+
 # ------------------------------------------------------------- the core, isolated
 
 CORE_TIMEOUT = float(os.environ.get("SCOUNDREL_CORE_TIMEOUT", "180"))
 ISOLATE = hasattr(os, "fork") and os.environ.get("SCOUNDREL_TEST_NOFORK", "") in ("", "0")
+
+# Load the core once, here: the forked children inherit it, so the whole run tests one
+# build (a rebuild of the .so during a long run cannot make a child fail to import it).
+try:
+    solver.search.load_core()
+except CoreMissingError:  # pragma: no cover - every core test then fails with the message
+    pass
 
 
 class CoreCrash(AssertionError):
@@ -277,7 +294,7 @@ def dungeons(draw, rules: Rules, max_size: int, min_size: int = 1):
     n = draw(st.integers(min_size, max_size))
     if not rules.coop:
         return draw(st.lists(st.sampled_from(SOLO_CARDS), min_size=n, max_size=n, unique=True))
-    jokers = draw(st.integers(0, min(2, n)))
+    jokers = draw(st.integers(max(0, n - len(COOP_CARDS)), min(2, n)))
     cards = draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n - jokers, max_size=n - jokers,
                           unique=True))
     for _ in range(jokers):
@@ -749,6 +766,7 @@ def test_slow_core_equals_reference_everywhere(request):
     """2000 examples (SCOUNDREL_SLOW_EXAMPLES), every option, bigger dungeons, half of
     them from a random mid-game position."""
     require_slow(request)
+    tally = Counter()
 
     @settings(max_examples=int(os.environ.get("SCOUNDREL_SLOW_EXAMPLES", "2000")), **SETTINGS)
     @given(data=st.data())
@@ -761,10 +779,11 @@ def test_slow_core_equals_reference_everywhere(request):
             start, actions = data.draw(positions(rules, size + 3, 5, min_taken=3))
         else:
             start, actions = State.new(data.draw(dungeons(rules, size)), rules), []
-        event(rules_id(rules))
         check_against_reference(start, actions)
+        tally[rules_id(rules), "mid-game" if actions else "fresh"] += 1
 
     run()
+    report_tally(request, "core == reference", tally)
 
 
 @pytest.mark.slow
@@ -772,6 +791,7 @@ def test_slow_core_is_honest_on_big_dungeons(request):
     """300 examples: 13 to 44 solo cards / 9 to 54 co-op cards, mid-game too, a node
     budget; exact answers replay and are consistent along the line."""
     require_slow(request)
+    tally = Counter()
 
     @settings(max_examples=int(os.environ.get("SCOUNDREL_SLOW_BIG_EXAMPLES", "300")), **SETTINGS)
     @given(data=st.data())
@@ -783,10 +803,11 @@ def test_slow_core_is_honest_on_big_dungeons(request):
         state = play(start, actions)
         what = case_text(start, actions)
         note(what)
-        event(rules_id(rules))
         result = core(state, what, max_nodes=300_000)
         check_honest(state, result, what)
         if result.exact:
             check_consistent(state, result, what)
+        tally[rules_id(rules), "exact" if result.exact else f"stopped ({result.limit})"] += 1
 
     run()
+    report_tally(request, "core honest", tally)
