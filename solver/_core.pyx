@@ -502,7 +502,7 @@ cdef class Searcher:
         ``pcls``, ``ptarget``, ``pval`` describe the previous take and ``php``
         its hero's health before it (see ``_commute``).
         """
-        cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, lastpot, cls, val
+        cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, cls, val
         cdef Heroes h2
         cdef int ntargets = 2 if (self.coop and not help_used) else 1
         cdef int leader = self.e_leader
@@ -1055,8 +1055,8 @@ cdef class Searcher:
 
 def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
     """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects."""
-    from .state import AVOID, Take, Hero
-    from .cards import Card, full_pack
+    from .state import AVOID, Take
+    from .cards import full_pack
     rules = state.rules
     if state.finished:
         return {"score": state.score, "line": [], "nodes": 0, "exact": True, "limit": None, "tt": {}}
