@@ -124,3 +124,100 @@ def position(state: State, pretty: bool = False) -> str:
     if pretty and not state.finished:
         text = text.replace(" ".join(map(str, state.room)), cards_text(state.room, True), 1)
     return text
+
+
+# -------------------------------------------------------------------- hints
+def action_text(action, pretty: bool = False) -> str:
+    if isinstance(action, Avoid) or not pretty:
+        return str(action)
+    text = card_text(action.card, True) + (action.mode or "") + (">" if action.help else "")
+    return text
+
+
+def score_text(score) -> str:
+    if score is None:
+        return "unknown"
+    return f"win {score}" if score > 0 else f"lose {MINUS}{-score}" if score < 0 else "lose 0"
+
+
+def hint_position(state: State, pretty: bool = False, table=None) -> list:
+    """The position a hint is about: room, heroes, and what is face down."""
+    kind = "Final room" if state.final_room else "Room"
+    where = f"{kind}: " if table is not None else f"{kind} {state.rooms_done + 1}: "
+    lead = f", hero {state.leader + 1} leads" if state.rules.coop else ""
+    lines = [f"{where}{cards_text(state.room, pretty)}  ({state.taken} taken, {state.to_take} to take{lead})"]
+    notes = []
+    if state.avoided_last and state.taken == 0:
+        notes.append("dealt after an avoid")
+    for i in range(state.rules.heroes):
+        if state.potion_used[i]:
+            notes.append("potion already used" + (f" by hero {i + 1}" if state.rules.coop else ""))
+    if state.help_used:
+        notes.append("help card already given")
+    if notes:
+        lines[0] += "; " + ", ".join(notes)
+    if state.rules.coop:
+        for i, h in enumerate(state.heroes):
+            lines.append(f"Hero {i + 1}: {h.describe()}")
+    else:
+        lines.append(f"Hero: {state.heroes[0].describe()}")
+    if table is not None:
+        bottom = f", then {len(table.bottom)} known at the bottom: {cards_text(table.bottom, pretty)}" if table.bottom else ""
+        lines.append(f"Face down: {len(table.unseen)} unseen cards{bottom}")
+    else:
+        lines.append(f"Face down: {len(state.dungeon)} cards (order known)")
+    return lines
+
+
+def hint_lines(hint, pretty: bool = False) -> list:
+    """The hint as a table of actions, best first, with the kind of hint said plainly."""
+    out = []
+    if hint.kind == "exact":
+        head = "Exact hint (the order of the dungeon is known)"
+        if not hint.exact:
+            head += ", NOT PROVEN: a search limit was reached, figures are the best found"
+        out.append(head + ".")
+        best = hint.actions[0]
+        out.append(f"Best: {action_text(best.action, pretty)} {ARROW} {score_text(best.score)}")
+        if len(hint.plan) > 1:
+            out.append("Plan for this room: " + " ".join(action_text(a, pretty) for a in hint.plan))
+        out.append("")
+        width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
+        out.append(f"  {'action':<{width}}  score")
+        for i, a in enumerate(hint.actions):
+            mark = "  best" if i == 0 else ("  keeps the win" if a.won else "")
+            out.append(f"  {action_text(a.action, pretty):<{width}}  {score_text(a.score):<9}{mark}")
+        wins = len(hint.winning())
+        out.append("")
+        if wins:
+            out.append(f"{wins} of {len(hint.actions)} actions keep the win.")
+        else:
+            out.append("No action wins: the position is lost whatever you do; the best loses least.")
+    else:
+        if hint.kind == "enumerated":
+            out.append(f"Real-table hint, exact: all {hint.orders:,} distinct orders of the {hint.unseen} unseen "
+                       f"cards solved.")
+        else:
+            out.append(f"Real-table hint, estimated: {hint.orders:,} random orders of the {hint.unseen} unseen "
+                       f"cards solved (rng-seed {hint.rng_seed}); 95% intervals.")
+        if not hint.exact and hint.kind == "enumerated":
+            out.append("NOT PROVEN: a search limit was reached on some orders.")
+        out.append("Each order is solved as if it were known; a player who cannot see it "
+                   "may do worse than these figures.")
+        best = hint.actions[0]
+        out.append(f"Best: {action_text(best.action, pretty)}")
+        out.append("")
+        width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
+        ci = hint.kind == "sampled"
+        out.append(f"  {'action':<{width}}  {'win chance':<{22 if ci else 10}}  mean score")
+        for a in hint.actions:
+            win = f"{100 * a.win_rate:5.1f}%"
+            mean = f"{a.mean_score:6.1f}"
+            if ci:
+                win += f" ({100 * a.win_low:.1f}\u2013{100 * a.win_high:.1f})"
+                mean += f" ({a.mean_low:.1f}\u2013{a.mean_high:.1f})"
+            out.append(f"  {action_text(a.action, pretty):<{width}}  {win:<{22 if ci else 10}}  {mean}")
+    out.append("")
+    out.append(f"Solved {hint.solves:,} positions ({hint.nodes:,} nodes) in {hint.seconds:.3f} s"
+               + (f"; {hint.cache_hits:,} from the cache" if hint.cache_hits else "") + ".")
+    return out

@@ -249,7 +249,7 @@ cdef inline int _gcd(int a, int b) noexcept nogil:
 
 
 cdef class Searcher:
-    cdef int coop, lenient, flee   # flee: 0 classic, 1 easy, 2 hard
+    cdef readonly int coop, lenient, flee   # flee: 0 classic, 1 easy, 2 hard
     cdef int nheroes
     cdef int8_t S[MAXDEPTH][MAXN]
     cdef Outcome *out[MAXDEPTH]
@@ -1053,15 +1053,39 @@ cdef class Searcher:
         }
 
 
-def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
-    """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects."""
+def new_searcher(rules, tt_mb=256):
+    """A searcher for ``rules`` whose table can be kept across several searches.
+
+    Table entries are bounds on the value of a position (the cards left in
+    order, the heroes, the leader, whether an avoid is allowed), whatever the
+    search that stored them, so one table may serve many related searches:
+    the actions of one position, or several orders of the same cards.
+    """
+    flee = {"classic": 0, "easy": 1, "hard": 2}[rules.flee]
+    return Searcher(1 if rules.coop else 0, 1 if rules.lenient else 0, flee, float(tt_mb))
+
+
+def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=True):
+    """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects.
+
+    ``searcher`` (from :func:`new_searcher`, same rules) reuses its table.  A
+    table filled by earlier searches can prove a value without walking the
+    line that reaches it, so with a reused searcher ask ``want_line=False``:
+    the value is exact, the line may then be partial and is not returned.
+    """
     from .state import AVOID, Take
     from .cards import full_pack
     rules = state.rules
     if state.finished:
         return {"score": state.score, "line": [], "nodes": 0, "exact": True, "limit": None, "tt": {}}
-    flee = {"classic": 0, "easy": 1, "hard": 2}[rules.flee]
-    s = Searcher(1 if rules.coop else 0, 1 if rules.lenient else 0, flee, float(tt_mb))
+    if searcher is None:
+        s = new_searcher(rules, tt_mb)
+    else:
+        s = searcher
+        if s.coop != (1 if rules.coop else 0) or s.lenient != (1 if rules.lenient else 0) \
+                or s.flee != {"classic": 0, "easy": 1, "hard": 2}[rules.flee]:
+            raise ValueError("the searcher was made for other rules")
+        s.nodes = 0
     heroes = []
     for h in state.heroes:
         if not h.weapon:
@@ -1091,9 +1115,11 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256):
     limit = {0: None, 1: "nodes", 2: "time", 3: "depth", 4: "outcomes"}[out["aborted"]]
     exact = out["aborted"] == 0
     score = out["value"] if exact else out["incumbent"]
-    if not out["steps"]:
+    if not want_line:
+        line = None
+    elif not out["steps"]:
         line = []
-    if exact and score != out["incumbent"]:
+    if want_line and exact and score != out["incumbent"]:
         raise AssertionError(f"search core inconsistency: value {score} but best line scores {out['incumbent']}")
     return {
         "score": score,

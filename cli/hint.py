@@ -1,0 +1,204 @@
+"""``scoundrel-solve hint``: the best next action, for a numbered deal or a real table."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from solver import PositionError, parse_cards, parse_line, replay
+from solver.hints import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
+                          known_bottom_of_line, make_table_position, position_from_json, table_hint)
+from solver.notation import resolved_line
+
+from . import render
+from .options import GameOptions, game_options, json_option, pretty_option, search_options, typed, usage_error
+
+HINT_HELP = """The best next action, and what every legal action is worth.
+
+\b
+Numbered deal or written-out deck (the order is known, the hint is exact):
+  scoundrel-solve hint --seed 42
+  scoundrel-solve hint --seed 42 --moves "5D 5C 4H | 3C 2C"
+  scoundrel-solve hint --seed 7 --mode coop --moves "8C> 4H"
+Every legal action is listed with its exact optimal score, the ones that keep
+the win are marked, and the rest of the optimal plan for the room is shown.
+--table hides the order: the hint a player at a real table would get there.
+
+\b
+Real table (the order of the face-down cards is unknown):
+  scoundrel-solve hint --room "3C QC 8D KC" --health 6 --weapon 7D --last-kill 12 \\
+      --gone "5D 3H 7C 4H 9H AC QS 2C"
+  scoundrel-solve hint --mode coop --room "5S 9D 2H" --health 14,18 --leader 2 \\
+      --weapon none,4D --unseen "..."
+  scoundrel-solve hint --position pos.json
+Actions are ranked by win chance, then mean score, over orders of the unseen
+cards, each order solved exactly (the same orders for every action).  When
+the distinct orders are few they are all solved and the figures are exact;
+otherwise --samples random orders drawn with --rng-seed, with 95% intervals.
+Cards of the room are in row order (a carried card first).  Give the cards
+already gone (discarded, slain, drunk; the equipped weapon may be listed or
+not) with --gone, or the face-down cards with --unseen; cards known to lie
+under the dungeon in order (avoided rooms) with --bottom.  Co-op values are
+"hero 1,hero 2".
+"""
+
+
+def _split(text, what):
+    if text is None:
+        return ()
+    parts = [p.strip() for p in text.split(",")]
+    if any(p == "" for p in parts):
+        raise usage_error(f"{what}: write one value per hero separated by a comma, e.g. 14,18")
+    return tuple(parts)
+
+
+def _ints(text, what):
+    out = []
+    for p in _split(text, what):
+        if p.lower() in ("-",):
+            out.append(None)
+            continue
+        try:
+            out.append(int(p))
+        except ValueError:
+            raise usage_error(f"{what}: {p!r} is not a whole number") from None
+    return tuple(out)
+
+
+def _table_position(game: GameOptions, o: dict) -> TablePosition:
+    rules = game.rules()
+    if o["position"] is not None:
+        others = [k for k in TABLE_FLAGS if k != "position" and o[k] not in (None, False, ())]
+        if others:
+            raise usage_error(f"--position FILE holds the whole position; drop --{others[0].replace('_', '-')}")
+        try:
+            text = o["position"].read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise usage_error(f"cannot read the position file: {exc}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PositionError(f"the position file is not valid JSON: {exc}") from None
+        return position_from_json(data, rules)
+    if o["room"] is None:
+        raise usage_error("a real-table hint needs --room \"CARDS\" (or --position FILE)")
+    potion = o["potion_used"]
+    if potion is None:
+        used = ()
+    elif potion == "leader":
+        used = (o["leader"] or 1,)
+    else:
+        used = _ints(potion, "--potion-used")
+    return make_table_position(
+        rules, parse_cards(o["room"]), health=_ints(o["health"], "--health"),
+        weapon=_split(o["weapon"], "--weapon"), last_kill=_split(o["last_kill"], "--last-kill"),
+        leader=o["leader"] or 1, taken=o["taken"], potion_used=used, help_used=o["help_used"],
+        avoided=o["avoided"], gone=None if o["gone"] is None else parse_cards(o["gone"]),
+        unseen=None if o["unseen"] is None else parse_cards(o["unseen"]),
+        bottom=parse_cards(o["bottom"]) if o["bottom"] else ())
+
+
+TABLE_FLAGS = ("room", "health", "weapon", "last_kill", "leader", "taken", "potion_used", "help_used",
+               "avoided", "gone", "unseen", "bottom", "position")
+
+
+def _table_options(f):
+    decorators = [
+        click.option("--table", "hide_order", is_flag=True,
+                     help="With --seed/--deck: hide the order, give the real-table hint for that position."),
+        click.option("--room", metavar="CARDS", default=None, help="Real table: the face-up cards, in row order."),
+        click.option("--health", metavar="N[,N]", default=None, help="Health of each hero [default: 20]."),
+        click.option("--weapon", metavar="CARD[,CARD]", default=None,
+                     help="Equipped weapon of each hero: 7D, 7 or none [default: none]."),
+        click.option("--last-kill", metavar="V[,V]", default=None,
+                     help="Value of the last monster slain with that weapon, or - for a fresh weapon."),
+        click.option("--leader", type=click.IntRange(1, 2), default=None, help="Co-op: the hero who leads this room."),
+        click.option("--taken", type=click.IntRange(0, 3), default=None,
+                     help="Cards already taken from this room [default: worked out from the room]."),
+        click.option("--potion-used", metavar="HEROES", default=None, is_flag=False, flag_value="leader",
+                     help="A potion already healed in this room (alone: the leader; co-op: 1, 2 or 1,2)."),
+        click.option("--help-used", is_flag=True, help="Co-op: the help card of this room was already given."),
+        click.option("--avoided", is_flag=True, help="This room was dealt right after an avoid."),
+        click.option("--gone", metavar="CARDS", default=None, help="Cards out of play (discard pile)."),
+        click.option("--unseen", metavar="CARDS", default=None, help="Or: the face-down cards, order unknown."),
+        click.option("--bottom", metavar="CARDS", default=None,
+                     help="Face-down cards known to lie at the bottom, first to come back first."),
+        click.option("--position", type=click.File("r"), default=None, metavar="FILE",
+                     help="The real-table position as JSON (- for stdin); see docs/hints.md."),
+        click.option("--samples", type=click.IntRange(min=1, max=1_000_000), default=DEFAULT_SAMPLES,
+                     show_default=True, help="Real table: random orders to solve when they cannot all be."),
+        click.option("--rng-seed", type=click.IntRange(min=0), default=DEFAULT_RNG_SEED, show_default=True,
+                     help="Real table: seed of the random orders (the same seed, the same hint)."),
+    ]
+    for decorator in reversed(decorators):
+        f = decorator(f)
+    return f
+
+
+@click.command("hint", help=HINT_HELP)
+@game_options
+@click.option("--moves", default="", metavar="LINE",
+              help='Moves played so far, rooms separated by " | "; may stop part-way through a room.')
+@_table_options
+@json_option
+@pretty_option
+@search_options
+@click.pass_context
+def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, as_json, pretty, max_nodes,
+                 timeout, tt_mb, **table):
+    real_table = table["room"] is not None or table["position"] is not None
+    if real_table:
+        if game.has_deck:
+            raise usage_error("--room/--position describe a real table; --seed/--deck a known deal: pick one")
+        if moves or hide_order:
+            raise usage_error("--moves and --table go with --seed/--deck, not with a real-table position")
+        position = _table_position(game, table)
+        hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
+                          tt_mb=min(tt_mb, 256))
+        _show(hint, None, as_json, pretty, position)
+        return
+    set_flags = [k for k in TABLE_FLAGS if typed(ctx, k)]
+    if set_flags:
+        raise usage_error(f"--{set_flags[0].replace('_', '-')} describes a real table: give --room too "
+                          f"(or use --seed/--deck with --moves)")
+    chosen = game.game()
+    start = chosen.start()
+    rooms = parse_line(moves)
+    states = replay(start, rooms)
+    state = states[-1]
+    flat = [a for room in resolved_line(start, rooms) for a in room]
+    if hide_order:
+        position = TablePosition.from_state(state, known_bottom_of_line(start, flat))
+        hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
+                          tt_mb=min(tt_mb, 256))
+        _show(hint, chosen, as_json, pretty, position, moves=len(flat))
+        return
+    hint = exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+    _show(hint, chosen, as_json, pretty, None, moves=len(flat))
+
+
+def _show(hint: Hint, chosen, as_json, pretty, position, moves=0):
+    if as_json:
+        out = {}
+        if chosen is not None:
+            out.update(seed=chosen.seed, rules=chosen.rules.as_dict(), moves=moves)
+        else:
+            out.update(rules=hint.state.rules.as_dict())
+        if position is not None:
+            out["position"] = position.as_dict()
+        else:
+            out["position"] = {k: v for k, v in hint.state.as_dict().items() if k != "dungeon"}
+        out.update(hint.as_dict())
+        from .main import _print_json
+        _print_json(out)
+        return
+    if chosen is not None:
+        click.echo(render.deal_title(chosen) + (f", after {moves} move{'s' if moves != 1 else ''}" if moves else ""))
+    else:
+        click.echo(f"Real table ({hint.state.rules.describe()})")
+    for text in render.hint_position(hint.state, pretty, position):
+        click.echo(text)
+    click.echo()
+    for text in render.hint_lines(hint, pretty):
+        click.echo(text)

@@ -1,0 +1,712 @@
+"""Hints: the value of every legal next action.
+
+Two kinds of hint, and the output always says which one it is:
+
+* :func:`exact_hint` — a numbered deal or a written-out deck: the order of the
+  dungeon is known, so every action gets its exact optimal score.
+* :func:`table_hint` — a real table: the player sees the room, the heroes and
+  what is gone, not the order of the face-down cards.  Each action is rated
+  by its win probability and mean score over orders of the unseen cards,
+  each order solved exactly.  When the distinct orders are few enough they
+  are all enumerated and the figures are exact; otherwise they are sampled
+  with a fixed random seed and carry a 95 % interval.
+
+Solved positions are kept in a process-wide LRU cache (lru-dict), so a game
+that asks many hints of one deal (``scoundrel-solve play``) solves each
+position once.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+from lru import LRU
+
+from .cards import JOKER, MONSTER, POTION, WEAPON, Card, parse_card
+from .rules import MAX_HEALTH, Rules
+from .search import DEFAULT_TT_MB, default_engine, load_core
+from .state import AVOID, Avoid, Hero, PositionError, State, Take
+
+DEFAULT_SAMPLES = 100
+DEFAULT_RNG_SEED = 1
+# Enumerate every distinct order of the unseen cards when there are at most
+# this many (or at most --samples, if larger): the hint is then exact.
+ENUMERATE_LIMIT = 720
+Z95 = 1.959963984540054
+
+
+# ------------------------------------------------------------------ cache
+
+def position_key(state: State) -> tuple:
+    """What the future of ``state`` depends on (not how it was reached)."""
+    return (state.rules, state.dungeon, state.room, state.heroes, state.leader, state.taken,
+            state.potion_used, state.help_used, state.avoided_last, state.dead,
+            state.last_card if state.finished else None)
+
+
+class SolveCache:
+    """An LRU of proven position values, shared by every hint in the process."""
+
+    def __init__(self, size: int = 200_000):
+        self._lru = LRU(size)
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, state: State):
+        value = self._lru.get(position_key(state))
+        if value is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return value
+
+    def put(self, state: State, score: int) -> None:
+        self._lru[position_key(state)] = score
+
+    def __len__(self) -> int:
+        return len(self._lru)
+
+    def clear(self) -> None:
+        self._lru.clear()
+        self.hits = self.misses = 0
+
+
+CACHE = SolveCache()
+
+
+_SEARCHERS = LRU(4)
+
+
+def _searcher(core, rules: Rules, tt_mb: int):
+    """One core searcher per rule set and table size, kept for the process:
+    its table carries over from hint to hint (positions of one deal, or the
+    same sampled orders asked again part-way through a room)."""
+    key = (rules, tt_mb)
+    s = _SEARCHERS.get(key)
+    if s is None:
+        s = core.new_searcher(rules, tt_mb)
+        _SEARCHERS[key] = s
+    return s
+
+
+class _Valuer:
+    """Exact values of positions of one rule set, through one reused table.
+
+    Only proven values are cached; a search stopped by a limit is reported as
+    such (``exact`` False) and never stored.
+    """
+
+    def __init__(self, rules: Rules, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
+                 cache: Optional[SolveCache] = None, engine: Optional[str] = None):
+        self.rules = rules
+        self.engine = engine or default_engine()
+        self.max_nodes = max_nodes
+        self.timeout = timeout
+        self.cache = CACHE if cache is None else cache
+        self.nodes = 0
+        self.solves = 0
+        self.exact = True
+        self._searcher = None
+        if self.engine == "core":
+            self._core = load_core()
+            self._searcher = _searcher(self._core, rules, tt_mb)
+
+    def value(self, state: State) -> Optional[int]:
+        if state.finished:
+            return state.score
+        cached = self.cache.get(state)
+        if cached is not None:
+            return cached
+        self.solves += 1
+        if self.engine == "core":
+            out = self._core.search(state, max_nodes=self.max_nodes or 0, timeout=self.timeout or 0.0,
+                                    searcher=self._searcher, want_line=False)
+        else:
+            from .reference import solve_reference
+            out = solve_reference(state, max_nodes=self.max_nodes, timeout=self.timeout)
+        self.nodes += out["nodes"]
+        if not out["exact"]:
+            self.exact = False
+            return out["score"]
+        self.cache.put(state, out["score"])
+        return out["score"]
+
+
+# ------------------------------------------------------------ exact hints
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One legal action and what it is worth.
+
+    Exact hints fill ``score``; table hints fill the estimates (``win_rate``
+    with its interval ``win_low``..``win_high``, ``mean_score`` with
+    ``mean_low``..``mean_high``) over ``samples`` orders.
+    """
+
+    action: object
+    score: Optional[int] = None
+    exact: bool = True
+    win_rate: Optional[float] = None
+    win_low: Optional[float] = None
+    win_high: Optional[float] = None
+    mean_score: Optional[float] = None
+    mean_low: Optional[float] = None
+    mean_high: Optional[float] = None
+    samples: int = 0
+
+    @property
+    def won(self) -> Optional[bool]:
+        return None if self.score is None else self.score > 0
+
+    def as_dict(self) -> dict:
+        d = {"action": str(self.action)}
+        if self.win_rate is None:
+            d.update(score=self.score, won=self.won, exact=self.exact)
+        else:
+            d.update(win_rate=round(self.win_rate, 6), win_ci95=[round(self.win_low, 6), round(self.win_high, 6)],
+                     mean_score=round(self.mean_score, 4),
+                     mean_ci95=[round(self.mean_low, 4), round(self.mean_high, 4)], exact=self.exact)
+        return d
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The answer of a hint: every legal action, best first."""
+
+    kind: str                   # "exact" (known order), "enumerated" or "sampled" (real table)
+    state: State
+    actions: tuple              # of ActionValue, best first
+    plan: tuple = ()            # exact hints: the best action and the rest of the room
+    exact: bool = True          # every figure proven (no limit hit; table: all orders enumerated)
+    orders: int = 0             # table hints: orders solved
+    distinct_orders: Optional[int] = None   # table hints: how many distinct orders exist
+    unseen: int = 0             # table hints: cards whose order is unknown
+    rng_seed: Optional[int] = None
+    nodes: int = 0
+    solves: int = 0
+    seconds: float = 0.0
+    cache_hits: int = 0
+
+    @property
+    def best(self):
+        return self.actions[0].action
+
+    @property
+    def score(self) -> Optional[int]:
+        return self.actions[0].score
+
+    def winning(self) -> list:
+        """Exact hints: the actions that keep the win."""
+        return [a for a in self.actions if a.won]
+
+    def as_dict(self) -> dict:
+        d = {"kind": self.kind, "exact": self.exact, "best": str(self.best),
+             "actions": [a.as_dict() for a in self.actions]}
+        if self.kind == "exact":
+            d["score"] = self.score
+            d["won"] = self.actions[0].won
+            d["plan"] = " ".join(str(a) for a in self.plan)
+        else:
+            d.update(orders=self.orders, distinct_orders=self.distinct_orders, unseen=self.unseen,
+                     rng_seed=self.rng_seed)
+        d.update(nodes=self.nodes, solves=self.solves, seconds=round(self.seconds, 6))
+        return d
+
+
+def _check_playing(state: State) -> None:
+    if state.finished:
+        verdict = "won" if state.won else "lost"
+        raise PositionError(f"the game is over ({verdict}, score {state.score}): there is no next move")
+
+
+def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
+               cache: Optional[SolveCache] = None, engine: Optional[str] = None) -> Hint:
+    """Every legal action of ``state`` with its exact optimal score, best first.
+
+    Ties keep the order of :meth:`State.legal_actions` (deterministic).  The
+    plan is the best action followed by the rest of the room along an optimal
+    line from there.
+    """
+    import time
+    from .search import solve
+
+    _check_playing(state)
+    t0 = time.perf_counter()
+    valuer = _Valuer(state.rules, tt_mb, max_nodes, timeout, cache, engine)
+    hits0 = valuer.cache.hits
+    values = []
+    for action in state.legal_actions():
+        child = state.play(action)
+        values.append(ActionValue(action, valuer.value(child), exact=True))
+    exact = valuer.exact
+    if not exact:
+        values = [replace(v, exact=False) for v in values]
+    order = sorted(range(len(values)), key=lambda i: (-_key(values[i].score), i))
+    ranked = tuple(values[i] for i in order)
+    best = ranked[0]
+    plan = [best.action]
+    child = state.play(best.action)
+    if not child.finished and child.rooms_done == state.rooms_done:
+        res = solve(state=child, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout, engine=engine)
+        if res.exact and exact and res.score != best.score:
+            raise AssertionError(f"hint inconsistency: {best.action} scores {best.score}, its line {res.score}")
+        if res.line:
+            plan.extend(res.line[0])
+        valuer.nodes += res.nodes
+        valuer.solves += 1
+    return Hint("exact", state, ranked, tuple(plan), exact=exact, nodes=valuer.nodes, solves=valuer.solves,
+                seconds=time.perf_counter() - t0, cache_hits=valuer.cache.hits - hits0)
+
+
+def _key(score) -> int:
+    return -10**9 if score is None else score
+
+
+# ------------------------------------------------------------ table position
+
+def _pack(rules: Rules) -> Counter:
+    return Counter(rules.base_order())
+
+
+@dataclass(frozen=True)
+class TablePosition:
+    """What a player at a real table knows.
+
+    ``unseen`` are the face-down cards whose order is unknown (a sorted
+    tuple); ``bottom`` are face-down cards known to lie under them, in order
+    (rooms avoided earlier go under the dungeon face up, so the player knows
+    them).  Everything else is as in :class:`State`.
+    """
+
+    rules: Rules
+    room: tuple
+    heroes: tuple
+    unseen: tuple
+    bottom: tuple = ()
+    leader: int = 0
+    taken: int = 0
+    potion_used: tuple = (False, False)
+    help_used: bool = False
+    avoided_last: bool = False
+
+    @classmethod
+    def from_state(cls, state: State, known_bottom: int = 0) -> "TablePosition":
+        """Hide the order of ``state``'s dungeon, except its last ``known_bottom`` cards."""
+        _check_playing(state)
+        k = max(0, min(known_bottom, len(state.dungeon)))
+        split = len(state.dungeon) - k
+        return cls(rules=state.rules, room=state.room, heroes=state.heroes,
+                   unseen=tuple(sorted(state.dungeon[:split])), bottom=tuple(state.dungeon[split:]),
+                   leader=state.leader, taken=state.taken, potion_used=state.potion_used,
+                   help_used=state.help_used, avoided_last=state.avoided_last)
+
+    def state(self, order) -> State:
+        """The full position if the unseen cards lie in ``order`` (top first)."""
+        return State(rules=self.rules, dungeon=tuple(order) + self.bottom, room=self.room, heroes=self.heroes,
+                     leader=self.leader, taken=self.taken, potion_used=self.potion_used,
+                     help_used=self.help_used, avoided_last=self.avoided_last)
+
+    @property
+    def final_room(self) -> bool:
+        return not self.unseen and not self.bottom
+
+    def classes(self) -> list:
+        """The unseen cards grouped by what they do (kind and value): cards of
+        one group are interchangeable for the rules, so only the order of the
+        groups matters."""
+        groups = Counter((c.kind, c.value) for c in self.unseen)
+        return sorted(groups.items())
+
+    def distinct_orders(self) -> int:
+        counts = [n for _, n in self.classes()]
+        total = math.factorial(sum(counts))
+        for n in counts:
+            total //= math.factorial(n)
+        return total
+
+    def as_dict(self) -> dict:
+        """The JSON form that ``--position FILE`` reads back."""
+        d = {"room": [str(c) for c in self.room],
+             "health": [h.health for h in self.heroes],
+             "weapon": [str(_weapon_card(h.weapon)) if h.weapon else None for h in self.heroes],
+             "last_kill": [h.last_kill for h in self.heroes],
+             "taken": self.taken, "avoided": self.avoided_last,
+             "potion_used": [i + 1 for i in range(self.rules.heroes) if self.potion_used[i]],
+             "unseen": [str(c) for c in self.unseen], "bottom": [str(c) for c in self.bottom]}
+        if self.rules.coop:
+            d["leader"] = self.leader + 1
+            d["help_used"] = self.help_used
+        return d
+
+
+def _weapon_card(value: int) -> Card:
+    return Card(value, "D")
+
+
+def _multiset_permutations(items: list):
+    """Every distinct order of ``items`` (sorted), in lexicographic order."""
+    a = sorted(items)
+    n = len(a)
+    while True:
+        yield list(a)
+        i = n - 2
+        while i >= 0 and not a[i] < a[i + 1]:
+            i -= 1
+        if i < 0:
+            return
+        j = n - 1
+        while not a[i] < a[j]:
+            j -= 1
+        a[i], a[j] = a[j], a[i]
+        a[i + 1:] = reversed(a[i + 1:])
+
+
+def _wilson(wins: int, n: int) -> tuple:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_seed: int = DEFAULT_RNG_SEED,
+               tt_mb: int = 64, max_nodes=None, timeout=None, cache: Optional[SolveCache] = None,
+               engine: Optional[str] = None, enumerate_limit: int = ENUMERATE_LIMIT) -> Hint:
+    """Rate every legal action when the order of the unseen cards is unknown.
+
+    Each order (all distinct orders when there are at most
+    ``max(samples, enumerate_limit)`` of them, else ``samples`` uniformly
+    random ones drawn with ``rng_seed``) is solved exactly after each action;
+    the same orders serve every action, so differences between actions are
+    not blurred by different draws.  Actions are ranked by win rate, then
+    mean score, then the fixed action order.
+    """
+    import time
+
+    if samples < 1:
+        raise PositionError("--samples must be at least 1")
+    t0 = time.perf_counter()
+    probe = position.state(position.unseen)
+    _check_playing(probe)
+    actions = probe.legal_actions()
+    valuer = _Valuer(position.rules, tt_mb, max_nodes, timeout, cache, engine)
+    hits0 = valuer.cache.hits
+    # Cards of one class are interchangeable: represent each order by the
+    # class sequence, then give every class its cards in a fixed order.
+    by_class = {}
+    for card in position.unseen:
+        by_class.setdefault((card.kind, card.value), []).append(card)
+    labels = [(c.kind, c.value) for c in position.unseen]
+    distinct = position.distinct_orders()
+    if distinct <= max(samples, enumerate_limit):
+        kind = "enumerated"
+        sequences = _multiset_permutations(labels)
+    else:
+        kind = "sampled"
+        rng = random.Random(rng_seed)
+
+        def draws():
+            for _ in range(samples):
+                seq = list(labels)
+                rng.shuffle(seq)
+                yield seq
+        sequences = draws()
+    scores = [[] for _ in actions]
+    orders = 0
+    for seq in sequences:
+        used = {k: 0 for k in by_class}
+        order = []
+        for lab in seq:
+            order.append(by_class[lab][used[lab]])
+            used[lab] += 1
+        state = position.state(order)
+        for i, action in enumerate(actions):
+            scores[i].append(valuer.value(state.play(action)))
+        orders += 1
+    exact_values = valuer.exact
+    values = []
+    for action, sc in zip(actions, scores):
+        known = [s for s in sc if s is not None]
+        n = len(known)
+        wins = sum(1 for s in known if s > 0)
+        mean = sum(known) / n if n else float("nan")
+        if kind == "enumerated":
+            lo_w = hi_w = wins / n if n else 0.0
+            lo_m = hi_m = mean
+        else:
+            lo_w, hi_w = _wilson(wins, n)
+            sd = math.sqrt(sum((s - mean) ** 2 for s in known) / (n - 1)) if n > 1 else 0.0
+            half = Z95 * sd / math.sqrt(n) if n else float("inf")
+            lo_m, hi_m = mean - half, mean + half
+        values.append(ActionValue(action, None, exact=exact_values and kind == "enumerated",
+                                  win_rate=wins / n if n else 0.0, win_low=lo_w, win_high=hi_w,
+                                  mean_score=mean, mean_low=lo_m, mean_high=hi_m, samples=n))
+    order_idx = sorted(range(len(values)), key=lambda i: (-values[i].win_rate, -values[i].mean_score, i))
+    ranked = tuple(values[i] for i in order_idx)
+    return Hint(kind, probe, ranked, (ranked[0].action,), exact=exact_values and kind == "enumerated",
+                orders=orders, distinct_orders=distinct, unseen=len(position.unseen),
+                rng_seed=None if kind == "enumerated" else rng_seed, nodes=valuer.nodes,
+                solves=valuer.solves, seconds=time.perf_counter() - t0,
+                cache_hits=valuer.cache.hits - hits0)
+
+
+# ------------------------------------------------------- known bottom cards
+
+def known_bottom_after(state: State, action, known: int) -> int:
+    """How many cards at the bottom of the dungeon a player knows after ``action``.
+
+    An avoided room goes under the dungeon face up, in row order, so its
+    cards are known; dealing eats the unknown cards first.
+    """
+    after = state.play(action)
+    if after.finished:
+        return 0
+    pile = len(state.dungeon)
+    if isinstance(action, Avoid):
+        pile += len(state.room)
+        known += len(state.room)
+    dealt = pile - len(after.dungeon)
+    unknown = pile - known
+    if dealt > unknown:
+        known -= dealt - unknown
+    return max(0, min(known, len(after.dungeon)))
+
+
+def known_bottom_of_line(start: State, actions) -> int:
+    """Play ``actions`` (a flat list) from ``start``; return the known bottom count."""
+    known = 0
+    state = start
+    for action in actions:
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    return known
+
+
+# ------------------------------------------------- building a table position
+
+def _parse_weapon(token) -> Optional[int]:
+    """``7D``, ``7`` or ``none`` / ``-`` -> weapon value (None for no weapon)."""
+    if token is None:
+        return None
+    if isinstance(token, int) and not isinstance(token, bool):
+        value = token
+    else:
+        text = str(token).strip()
+        if text.lower() in ("", "-", "none", "no"):
+            return None
+        if text.isdigit():
+            value = int(text)
+        else:
+            card = parse_card(text)
+            if card.kind != WEAPON:
+                raise PositionError(f"weapon {card} is not a weapon: weapons are the diamonds 2 to 10")
+            return card.value
+    if not 2 <= value <= 10:
+        raise PositionError(f"weapon value {value} is not a diamond 2 to 10")
+    return value
+
+
+def _parse_last_kill(token) -> Optional[int]:
+    if token is None:
+        return None
+    if isinstance(token, int) and not isinstance(token, bool):
+        return token
+    text = str(token).strip()
+    if text.lower() in ("", "-", "none", "fresh"):
+        return None
+    if text.isdigit():
+        return int(text)
+    card = parse_card(text)
+    if card.kind != MONSTER:
+        raise PositionError(f"last kill {card} is not a monster")
+    return card.value
+
+
+def make_table_position(rules: Rules, room, *, health=(), weapon=(), last_kill=(), leader: int = 1,
+                        taken: Optional[int] = None, potion_used=(), help_used: bool = False,
+                        avoided: bool = False, gone=None, unseen=None, bottom=()) -> TablePosition:
+    """Check what a player typed and build the :class:`TablePosition`.
+
+    ``room``, ``gone``, ``unseen`` and ``bottom`` are cards; ``health``,
+    ``weapon`` and ``last_kill`` have one entry per hero (hero 1 first;
+    missing entries mean health 20, no weapon, fresh); a weapon is a diamond
+    card, its value, or None; ``leader`` and ``potion_used`` count heroes
+    from 1.  Give the cards already gone *or* the cards still unseen (with
+    neither, nothing is gone yet).  Raises :class:`PositionError` naming the
+    first thing that cannot be.
+    """
+    nh = rules.heroes
+    who = (lambda i: "the hero") if nh == 1 else (lambda i: f"hero {i + 1}")
+    for name, values in (("health", health), ("weapon", weapon), ("last kill", last_kill)):
+        if len(values) > nh:
+            raise PositionError(f"{len(values)} {name} values given, but {rules.mode} has {nh} hero"
+                                + ("es" if nh > 1 else ""))
+    heroes = []
+    weapon_cards = []
+    for i in range(nh):
+        hp = health[i] if i < len(health) and health[i] is not None else MAX_HEALTH
+        if not isinstance(hp, int) or isinstance(hp, bool) or not 1 <= hp <= MAX_HEALTH:
+            raise PositionError(f"health {hp} of {who(i)} is impossible: health is 1 to {MAX_HEALTH} during the game")
+        w = _parse_weapon(weapon[i] if i < len(weapon) else None)
+        k = _parse_last_kill(last_kill[i] if i < len(last_kill) else None)
+        if k is not None:
+            if w is None:
+                raise PositionError(f"{who(i)} has a last kill ({k}) but no weapon")
+            top = 15 if (rules.coop and rules.deck_size == 54) else 14
+            if not 2 <= k <= top:
+                raise PositionError(f"last kill {k} of {who(i)} is not a monster value (2 to {top})")
+        if w is not None:
+            weapon_cards.append((i, _weapon_card(w)))
+        heroes.append(Hero(hp, w or 0, k))
+    if not 1 <= leader <= nh:
+        raise PositionError(f"leader {leader} is not a hero (1{' or 2' if nh > 1 else ''})")
+    pack = _pack(rules)
+    room, bottom = tuple(room), tuple(bottom)
+    if not 1 <= len(room) <= 4:
+        raise PositionError(f"a room holds 1 to 4 cards, got {len(room)}")
+    if gone is not None and unseen is not None:
+        raise PositionError("give the cards already gone or the cards still unseen, not both")
+    seen_where = {}
+
+    def place(card, where):
+        if pack[card] == 0:
+            extra = (" (solo removes the red J, Q, K, A)" if not rules.coop else
+                     f" (the {rules.deck_size}-card pack)")
+            raise PositionError(f"card {card} is not in the {rules.mode} deck{extra}")
+        places = seen_where.setdefault(card, [])
+        places.append(where)
+        if len(places) > pack[card]:
+            if len(set(places)) == 1:
+                raise PositionError(f"card {card} is listed twice in {where}")
+            raise PositionError(f"card {card} is both in {places[0]} and in {where}")
+
+    for card in room:
+        place(card, "the room")
+    for i, card in weapon_cards:
+        place(card, f"{who(i)}'s weapon")
+    for card in bottom:
+        place(card, "the bottom of the dungeon")
+    if unseen is not None:
+        for card in unseen:
+            place(card, "the unseen cards")
+        unseen = tuple(sorted(unseen))
+    else:
+        for card in (gone or ()):
+            if card.kind == WEAPON and any(c is card for _, c in weapon_cards) and \
+                    seen_where.get(card, []) and len(seen_where[card]) == 1:
+                continue  # an equipped weapon may be listed as gone too: it left the dungeon
+            place(card, "the gone cards")
+        rest = pack.copy()
+        for card, places in seen_where.items():
+            rest[card] -= len(places)
+        unseen = tuple(sorted(rest.elements()))
+    left_after_room = len(unseen) + len(bottom)
+    final = left_after_room == 0
+    n = sum(pack.values())
+    if not final:
+        if len(room) < 2:
+            raise PositionError(f"a room that is not the final one holds 2 to 4 cards while it is faced, "
+                                f"got {len(room)}")
+        expected = 4 - len(room)
+        if taken is not None and taken != expected:
+            raise PositionError(f"{taken} card(s) taken is impossible with {len(room)} cards left in a room "
+                                f"that is not final (it had 4)")
+        taken = expected
+        start = 4 + left_after_room
+        if start % 3 != n % 3 or start > n:
+            raise PositionError(f"{len(room)} room card(s), {taken} taken and {left_after_room} face down "
+                                f"cannot happen with the {n}-card deck: each faced room removes 3 cards, "
+                                f"so a room starts with {n} minus a multiple of 3 cards left")
+    else:
+        if taken is None:
+            taken = (n - len(room)) % 3
+            if len(room) + taken > 4:
+                taken -= 3
+        if taken < 0 or len(room) + taken > 4 or (len(room) + taken) % 3 != n % 3:
+            raise PositionError(f"a final room with {len(room)} card(s) left and {taken} taken cannot happen "
+                                f"with the {n}-card deck")
+    used = [False, False]
+    for h in potion_used:
+        if not 1 <= h <= nh:
+            raise PositionError(f"potion used by hero {h}: there is no such hero")
+        used[h - 1] = True
+    if any(used) and taken == 0:
+        raise PositionError("a potion cannot have been drunk in this room: no card of it was taken yet")
+    if help_used and not rules.coop:
+        raise PositionError("the help card is a co-op rule; solo has no partner")
+    if help_used and taken == 0:
+        raise PositionError("the help card cannot have been given yet: no card of this room was taken")
+    if avoided and not rules.avoid_allowed():
+        raise PositionError("the hard flee rule never allows avoiding, so no room was avoided")
+    for i, h in enumerate(heroes):
+        if h.last_kill is not None:
+            # the card killed last must be out of play
+            value = h.last_kill
+            free = sum(n_ for c, n_ in pack.items() if c.kind == MONSTER and c.value == value)
+            held = sum(1 for c in list(room) + list(unseen) + list(bottom) if c.kind == MONSTER and c.value == value)
+            if held >= free:
+                raise PositionError(f"last kill {value} of {who(i)} is impossible: every monster of value "
+                                    f"{value} is still in play")
+    return TablePosition(rules=rules, room=room, heroes=tuple(heroes), unseen=unseen, bottom=bottom,
+                         leader=leader - 1, taken=taken, potion_used=tuple(used), help_used=help_used,
+                         avoided_last=avoided)
+
+
+def position_from_json(data: dict, rules: Rules) -> TablePosition:
+    """A :class:`TablePosition` from the JSON form (``--position FILE``).
+
+    Keys: ``room`` (required), ``health``, ``weapon``, ``last_kill`` (a value
+    or a list, one per hero), ``leader``, ``taken``, ``potion_used`` (list of
+    heroes, or true for the leader), ``help_used``, ``avoided``, ``gone`` or
+    ``unseen``, ``bottom``; cards as strings or lists of card strings.
+    """
+    from .cards import parse_cards
+
+    if not isinstance(data, dict):
+        raise PositionError("a position file holds one JSON object")
+    known = {"room", "health", "weapon", "last_kill", "leader", "taken", "potion_used", "help_used",
+             "avoided", "gone", "unseen", "bottom", "mode", "flee", "durability", "deck_size", "rules"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise PositionError(f"unknown key(s) in the position: {', '.join(unknown)}")
+
+    def cards(key):
+        v = data.get(key)
+        if v is None:
+            return None
+        if isinstance(v, str):
+            return parse_cards(v) if v.strip() else []
+        if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            return [parse_card(x) for x in v]
+        raise PositionError(f"{key}: expected cards as a string or a list of card strings")
+
+    def per_hero(key):
+        v = data.get(key)
+        if v is None:
+            return ()
+        return tuple(v) if isinstance(v, list) else (v,)
+
+    room = cards("room")
+    if room is None:
+        raise PositionError("the position has no room")
+    leader = data.get("leader", 1)
+    pu = data.get("potion_used", [])
+    if pu is True:
+        pu = [leader]
+    elif pu is False or pu is None:
+        pu = []
+    if not isinstance(pu, list) or not all(isinstance(h, int) for h in pu):
+        raise PositionError("potion_used: expected a list of hero numbers")
+    for key in ("leader", "taken"):
+        if key in data and data[key] is not None and (not isinstance(data[key], int) or isinstance(data[key], bool)):
+            raise PositionError(f"{key}: expected a whole number")
+    return make_table_position(rules, room, health=per_hero("health"), weapon=per_hero("weapon"),
+                               last_kill=per_hero("last_kill"), leader=leader, taken=data.get("taken"),
+                               potion_used=pu, help_used=bool(data.get("help_used", False)),
+                               avoided=bool(data.get("avoided", False)), gone=cards("gone"),
+                               unseen=cards("unseen"), bottom=cards("bottom") or ())
