@@ -228,6 +228,11 @@ def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
     click.echo(render.position(final, pretty))
 
 
+from .play import play_command  # noqa: E402
+
+cli.add_command(play_command)
+
+
 def main(argv=None) -> None:
     """Console-script entry point (``scoundrel-solve``)."""
     cli.main(args=argv, prog_name="scoundrel-solve")

@@ -1,0 +1,420 @@
+"""``scoundrel-solve play``: an interactive game in the terminal.
+
+The session reads one line at a time, from a person at a terminal or from a
+pipe (the tests drive it that way): moves in RULES §7 notation, or a command
+(``hint``, ``undo``, ``moves``, ...).  A bad line is reported in one line and
+the game goes on; nothing of a line with an illegal move is played.  At the
+end the score is set against the optimal score of the deal.
+"""
+from __future__ import annotations
+
+import datetime
+import shlex
+import sys
+from typing import Callable, Optional
+
+import click
+
+from solver import AVOID, Avoid, IllegalMove, InputError, State, format_line, parse_line, replay, solve
+from solver.hints import DEFAULT_RNG_SEED, TablePosition, exact_hint, known_bottom_of_line, table_hint
+
+from . import render
+from .options import Game, GameOptions, game_options, pretty_option, search_options, usage_error
+
+EXIT_INTERRUPTED = 130
+TABLE_SAMPLES = 50          # a table hint at the start of a solo deal: about 6 s
+MAX_TABLE_SAMPLES = 100_000
+TABLE_TT_MB = 256           # as the hint command: table hints need no bigger table
+
+PLAY_HELP = """Play a dungeon in the terminal, with hints and undo.
+
+Each turn shows the room (in row order), each hero's health, weapon and last
+kill, and the cards left in the dungeon.  Type a move in the notation of
+docs/rules.md, or several moves of the room at once; a line with an illegal
+move is refused whole, with the reason, and the game goes on.  At the end the
+score is set against the optimal score of the deal, and the line you played
+is printed, ready for 'scoundrel-solve replay'.
+
+\b
+At the prompt:
+  5D  QSw  4Sb  TD>  avoid   moves (several at once: 5D 5C 4H)
+  hint                       exact hint: every action and its optimal score
+  hint table [N]             what a player who cannot see the order should do
+                             (N random orders, default 50)
+  undo [N]                   take back the last move (or N moves)
+  moves                      the line so far
+  look                       the position again (also an empty line)
+  help                       this list
+  quit                       leave (also Ctrl-D)
+
+\b
+Examples:
+  scoundrel-solve play --seed 42
+  scoundrel-solve play --seed 7 --mode coop --pretty
+  scoundrel-solve play --deck "5D 3S 4H 9C 2D 7S"
+  scoundrel-solve play --daily
+  echo "3H 5D 5C" | scoundrel-solve play --seed 42     (from a pipe)
+
+It also runs from piped standard input: each line read is echoed after the
+prompt, so the output reads as a transcript.
+"""
+
+IN_GAME_HELP = """\
+Moves: 5D take a card; QSw / 4Sb fight a monster with the weapon / bare-handed
+  (no letter: the weapon if it may be used, else bare-handed); TD> give the card
+  to your partner (co-op, one per room); avoid.  Several moves of this room on
+  one line: 5D 5C 4H (all are played or none).  Rooms may be joined with ' | '.
+Commands: hint, hint table [N], undo [N], moves, look, help, quit (or Ctrl-D)."""
+
+
+# ------------------------------------------------------------------ session
+
+class Session:
+    """One game: the states passed, the actions taken, and what was asked.
+
+    ``states[i + 1]`` is ``states[i]`` after ``actions[i]`` (fight modes
+    written out); undo drops from the end of both.
+    """
+
+    def __init__(self, game: Game, echo: Callable[[str], None], pretty: bool = False,
+                 max_nodes=None, timeout=None, tt_mb: int = 256, title: Optional[str] = None):
+        self.game = game
+        self.echo = echo
+        self.pretty = pretty
+        self.search = dict(max_nodes=max_nodes, timeout=timeout)
+        self.tt_mb = tt_mb
+        self.title = title or render.deal_title(game)
+        self.states = [game.start()]
+        self.actions = []
+        self.exact_hints = 0
+        self.table_hints = 0
+        self.undos = 0
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.state.finished
+
+    def prompt(self) -> str:
+        return f"hero {self.state.leader + 1}> " if self.state.rules.coop else "> "
+
+    # ------------------------------------------------------------- views
+    def start(self) -> None:
+        self.echo(self.title)
+        self.echo("Type moves (5D, QSw, 4Sb, TD>, avoid), hint, undo, help or quit.")
+        self.echo("")
+        self.show_room()
+
+    def show_room(self) -> None:
+        """The whole position: room, what to take, heroes, cards left."""
+        state = self.state
+        self.echo(render.room_header(state, self.pretty))
+        self.echo("  " + self._task(state))
+        if state.rules.coop:
+            for i, hero in enumerate(state.heroes):
+                self.echo(f"  hero {i + 1}: {hero.describe()}")
+        else:
+            self.echo(f"  you: {state.heroes[0].describe()}")
+        left = len(state.dungeon)
+        self.echo(f"  {left} card{'s' if left != 1 else ''} left in the dungeon")
+
+    def _task(self, state: State) -> str:
+        n = state.to_take
+        if state.final_room:
+            parts = [f"take all {n} (final room, no avoiding)" if state.taken == 0 else f"{n} more to take"]
+        elif state.taken == 0:
+            parts = [f"take 3 of {len(state.room)}, the last stays for the next room"]
+            try:
+                state.resolve(AVOID)
+                parts.append("avoid allowed")
+            except IllegalMove as exc:  # its reason follows the room: "... (CARDS): why"
+                parts.append("no avoiding: " + str(exc).split(": ", 1)[-1])
+        else:
+            parts = [f"{n} more to take"]
+        if state.rules.coop:
+            if state.help_used:
+                parts.append("help card already given")
+            else:
+                parts.append(f"one card may go to hero {state.partner + 1} (write it with >, e.g. {state.room[0]}>)")
+        return "; ".join(parts)
+
+    def _room_rest(self) -> str:
+        state = self.state
+        return (f"  Room {state.rooms_done + 1} now: {render.cards_text(state.room, self.pretty)}"
+                f"  ({self._task(state)})")
+
+    def line_text(self) -> str:
+        rooms, current = [], None
+        for before, action in zip(self.states, self.actions):
+            if before.rooms_done != current:
+                rooms.append([])
+                current = before.rooms_done
+            rooms[-1].append(action)
+        return format_line(rooms)
+
+    def replay_command(self) -> str:
+        rules = self.game.rules
+        if self.game.seed is not None:
+            args = ["--seed", str(self.game.seed)]
+        else:
+            args = ["--deck", " ".join(map(str, self.game.deck))]
+        if rules.coop:
+            args += ["--mode", "coop"]
+            if rules.deck_size != 52:
+                args += ["--deck-size", str(rules.deck_size)]
+        elif rules.flee != "classic":
+            args += ["--flee", rules.flee]
+        if rules.durability != ("lenient" if rules.coop else "strict"):
+            args += ["--durability", rules.durability]
+        return "scoundrel-solve replay " + " ".join(shlex.quote(a) for a in args) + \
+            f" --line {shlex.quote(self.line_text())} --steps"
+
+    # --------------------------------------------------------- one line
+    def handle(self, text: str) -> None:
+        """Act on one input line (the game must not be over)."""
+        words = text.split()
+        word = words[0].lower() if words else ""
+        if word in ("", "look", "l"):
+            self.show_room()
+        elif word in ("help", "?"):
+            self.echo(IN_GAME_HELP)
+        elif word in ("moves", "line"):
+            self.echo("Line so far: " + (self.line_text() or "(no moves yet)"))
+        elif word in ("undo", "u"):
+            self.undo(words[1:])
+        elif word in ("hint", "h"):
+            self.hint(words[1:])
+        else:
+            self.play(text)
+
+    def play(self, text: str) -> None:
+        state = self.state
+        try:
+            rooms = parse_line(text)
+            states = replay(state, rooms)
+        except IllegalMove as exc:
+            self.echo(f"illegal: {exc}{self._nothing_played(text)}")
+            return
+        except InputError as exc:  # not notation at all
+            message = str(exc) if str(exc).startswith("bad ") else f"bad move: {exc}"
+            where = f"room {state.rooms_done + 1}: {render.cards_text(state.room, self.pretty)}"
+            self.echo(f"{message} ({where}; type help for the notation and the commands)")
+            return
+        flat = [a for room in rooms for a in room]
+        for i, action in enumerate(flat):
+            before, after = states[i], states[i + 1]
+            action = before.resolve(action)
+            self.states.append(after)
+            self.actions.append(action)
+            if isinstance(action, Avoid):
+                self.echo("  avoid the room (its cards go under the dungeon)")
+            else:
+                self.echo("  " + render.describe_take(before, action, after, self.pretty))
+            room_over = after.rooms_done != before.rooms_done or after.finished
+            if room_over and not isinstance(action, Avoid):
+                self.echo(f"  {render.ARROW} {render.after_room_text(after)}")
+            if room_over and not after.finished:
+                if i == len(flat) - 1:
+                    self.echo("")
+                    self.show_room()
+                else:
+                    self.echo(render.room_header(after, self.pretty))
+        if not self.over and flat and self.state.rooms_done == states[-2].rooms_done:
+            self.echo(self._room_rest())
+
+    @staticmethod
+    def _nothing_played(text: str) -> str:
+        moves = len(text.replace("|", " ").replace(",", " ").split())
+        return f" (nothing of your {moves} moves was played)" if moves > 1 else ""
+
+    def undo(self, args) -> None:
+        if len(args) > 1 or (args and not args[0].isdigit()) or (args and int(args[0]) < 1):
+            self.echo("bad command: write undo, or undo N to take back N moves")
+            return
+        n = int(args[0]) if args else 1
+        if not self.actions:
+            self.echo("nothing to undo: no move played yet")
+            return
+        n = min(n, len(self.actions))
+        undone = self.actions[-n:]
+        del self.actions[-n:]
+        del self.states[-n:]
+        self.undos += 1
+        self.echo(f"undone: {' '.join(render.action_text(a, self.pretty) for a in undone)}")
+        self.echo("")
+        self.show_room()
+
+    def hint(self, args) -> None:
+        kind = args[0].lower() if args else "exact"
+        table = kind in ("table", "t")
+        samples = args[1] if len(args) == 2 else str(TABLE_SAMPLES)
+        if kind not in ("exact", "table", "t") or len(args) > (2 if table else 1) \
+                or not (samples.isdigit() and 1 <= int(samples) <= MAX_TABLE_SAMPLES):
+            self.echo(f"bad command: write hint, or hint table [N] with 1 <= N <= {MAX_TABLE_SAMPLES:,} "
+                      f"random orders (default {TABLE_SAMPLES})")
+            return
+        state = self.state
+        try:
+            if table:
+                position = TablePosition.from_state(state, known_bottom_of_line(self.states[0], self.actions))
+                hint = table_hint(position, samples=int(samples), rng_seed=DEFAULT_RNG_SEED,
+                                  tt_mb=min(self.tt_mb, TABLE_TT_MB), **self.search)
+                self.table_hints += 1
+                face_down = render.hint_position(state, self.pretty, position)[-1]
+            else:
+                hint = exact_hint(state, tt_mb=self.tt_mb, **self.search)
+                self.exact_hints += 1
+                face_down = None
+        except KeyboardInterrupt:
+            self.echo("")
+            self.echo("hint interrupted; the game goes on")
+            return
+        if face_down:
+            self.echo(face_down)
+        lines = render.hint_lines(hint, self.pretty)
+        # The last line tells time and cache hits: it would make a transcript
+        # differ from run to run, so the game leaves it out.
+        if lines[-1].startswith("Solved "):
+            lines = lines[:-2]
+        for text in lines:
+            self.echo(text)
+
+    # ------------------------------------------------------------ ends
+    def finish(self) -> None:
+        """The game is over: the verdict, the optimal score of the deal, the line."""
+        state = self.state
+        self.echo("")
+        verdict = "WON" if state.won else "LOST"
+        self.echo(f"Game over: {verdict}, score {state.score}.")
+        self.echo(self._optimal_text(state.score))
+        self._tell_line("Your line")
+        used = []
+        if self.exact_hints or self.table_hints:
+            kinds = [f"{n} {k}" for n, k in ((self.exact_hints, "exact"), (self.table_hints, "table")) if n]
+            used.append(f"hints used: {self.exact_hints + self.table_hints} ({', '.join(kinds)})")
+        else:
+            used.append("no hints")
+        used.append(f"undos: {self.undos}" if self.undos else "no undos")
+        text = ", ".join(used)
+        self.echo(text[0].upper() + text[1:] + ".")
+
+    def _optimal_text(self, score: int) -> str:
+        start = self.states[0]
+        if start.rules.coop and start.cards_left() > 24:
+            self.echo("Working out the optimal score of this deal (Ctrl-C skips it)...")
+        try:
+            result = solve(state=start, tt_mb=self.tt_mb, **self.search)
+        except KeyboardInterrupt:
+            self.echo("")
+            return "Optimal for this deal: not worked out (interrupted)."
+        if result.score is None:
+            return f"Optimal for this deal: unknown ({render.verdict(result)})."
+        best = render.score_text(result.score)
+        if not result.exact:
+            return f"Optimal for this deal: at least {best} (NOT PROVEN: a search limit was reached)."
+        text = f"Optimal for this deal: {best} (proven)"
+        if not result.won:
+            text += ": this deal cannot be won"
+        if score == result.score:
+            return text + ". You played it perfectly."
+        return text + f"{';' if not result.won else ','} {result.score - score} more than you."
+
+    def _tell_line(self, what: str) -> None:
+        if not self.actions:
+            self.echo(f"{what}: (no moves)")
+            return
+        self.echo(f"{what}: {self.line_text()}")
+        self.echo(f"Replay it: {self.replay_command()}")
+
+    def leave(self, why: str) -> None:
+        state = self.state
+        self.echo(f"{why}: you leave the dungeon in room {state.rooms_done + 1} ({render.heroes_text(state)}).")
+        self._tell_line("Line so far")
+
+
+# --------------------------------------------------------------- terminal
+
+class Terminal:
+    """Lines in, text out: ``input()`` with line editing at a terminal, plain
+    reads from a pipe (the line is echoed after the prompt, so the output
+    reads as a transcript)."""
+
+    def __init__(self):
+        self.interactive = sys.stdin.isatty()
+        if self.interactive:
+            try:
+                import readline  # noqa: F401  (arrow keys and history for input())
+            except ImportError:  # pragma: no cover - e.g. Windows
+                pass
+
+    def read(self, prompt: str) -> Optional[str]:
+        """One line without its newline, or None at the end of input."""
+        if self.interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                click.echo()
+                return None
+        click.echo(prompt, nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            click.echo()
+            return None
+        line = line.rstrip("\r\n")
+        click.echo(line)
+        return line
+
+
+def _daily_game(game: GameOptions, date: Optional[datetime.date]):
+    try:
+        from solver.daily import daily_challenge
+    except ImportError as exc:
+        if exc.name != "solver.daily":  # the module is there but broken: a real bug
+            raise
+        raise usage_error("the daily challenge is not available in this build") from None
+    rules = game.rules()
+    when = date or datetime.date.today()
+    challenge = daily_challenge(when, rules)
+    chosen = Game(rules, tuple(challenge.deck), challenge.seed)
+    title = f"Daily challenge {challenge.id} ({when.isoformat()}): {render.deal_title(chosen)}"
+    return chosen, title
+
+
+@click.command("play", help=PLAY_HELP)
+@game_options
+@click.option("--daily", is_flag=True, help="Play today's daily challenge (or that of --date).")
+@click.option("--date", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
+              help="With --daily: the challenge of that day.")
+@pretty_option
+@search_options
+def play_command(game: GameOptions, daily, date, pretty, max_nodes, timeout, tt_mb):
+    if date is not None and not daily:
+        raise usage_error("--date goes with --daily")
+    if daily:
+        if game.has_deck:
+            raise usage_error("--daily picks the dungeon: drop --seed/--deck")
+        chosen, title = _daily_game(game, date.date() if date is not None else None)
+    else:
+        chosen, title = game.game(), None
+    session = Session(chosen, click.echo, pretty=pretty, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
+                      title=title)
+    terminal = Terminal()
+    session.start()
+    try:
+        while not session.over:
+            line = terminal.read(session.prompt())
+            if line is None:
+                session.leave("End of input")
+                return
+            if line.strip().lower() in ("quit", "q", "exit"):
+                session.leave("Quit")
+                return
+            session.handle(line)
+    except KeyboardInterrupt:
+        click.echo()
+        session.leave("Interrupted")
+        sys.exit(EXIT_INTERRUPTED)
+    session.finish()
