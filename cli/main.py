@@ -228,6 +228,9 @@ def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
     click.echo(render.position(final, pretty))
 
 
+from .stats import stats_command  # noqa: E402
+cli.add_command(stats_command)
+
 from .play import play_command  # noqa: E402
 
 cli.add_command(play_command)
