@@ -228,12 +228,14 @@ def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
     click.echo(render.position(final, pretty))
 
 
-from .stats import stats_command  # noqa: E402
-cli.add_command(stats_command)
-
+# Commands defined in their own modules.
+from .hint import hint_command  # noqa: E402
 from .play import play_command  # noqa: E402
+from .stats import stats_command  # noqa: E402
 
+cli.add_command(hint_command)
 cli.add_command(play_command)
+cli.add_command(stats_command)
 
 
 def main(argv=None) -> None:
