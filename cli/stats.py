@@ -47,8 +47,8 @@ Examples:
 \b
 --backend dask or ray runs the deals on that engine (pip install
 'scoundrel-solver[dask]' or '[ray]'): a local cluster of --jobs workers, or
-the existing cluster at --address.  Exit status: 0 done, 2 bad input,
-3 search engine missing, 130 interrupted.
+the existing cluster at --address.  Exit status: 0 done, 1 a worker process
+died, 2 bad input, 3 search engine missing, 130 interrupted.
 """
 
 
@@ -126,6 +126,10 @@ def stats_command(ctx, seeds, jobs, backend, address, out, resume, overwrite, su
             where = f"; results kept in {out}, rerun with --resume" if out else " (no --out file: nothing kept)"
             click.echo(f"interrupted: {have:,} of {len(wanted):,} deals done{where}", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except batch.WorkerDied as exc:
+            have = sum(1 for s in wanted if s in results.done())
+            kept = f"; results kept in {out}, rerun with --resume" if out else ""
+            raise click.ClickException(f"{exc}: {have:,} of {len(wanted):,} deals done{kept}") from None
         summary = batch.summarise(results.records.values(), rules, wanted)
     _print_summary(summary, as_json, out)
 

@@ -21,6 +21,7 @@ import math
 import signal
 import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -239,6 +240,10 @@ def _workers_ignore_sigint():
         signal.signal(signal.SIGINT, previous)
 
 
+class WorkerDied(RuntimeError):
+    """A worker process ended without a result (killed, out of memory, a crash of the core)."""
+
+
 class LocalBackend:
     """``jobs`` worker processes on this machine."""
 
@@ -263,6 +268,8 @@ class LocalBackend:
                                  wait_any=lambda fs: wait(fs, return_when=FIRST_COMPLETED)[0],
                                  result=lambda f: f.result())
             finished = True
+        except BrokenProcessPool as exc:
+            raise WorkerDied(f"a worker process died ({exc})") from None
         finally:
             if finished:
                 pool.shutdown(wait=True)
