@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""How well does the real-table hint play?  Whole solo games, move by move.
+
+For each numbered deal of the set, three figures side by side:
+
+* ``exact``: the deal's proven optimal score (knowing the order) -- whether it
+  is winnable at all;
+* ``table``: a player who sees only what a player at the table sees (the
+  room, the heroes, the cards gone, the cards of avoided rooms lying at the
+  bottom) and always takes the real-table hint's best action
+  (``solver.hints.table_hint`` with ``--samples`` orders; a forced move is
+  played without asking);
+* ``greedy``: a simple one-move greedy player (below), the baseline.
+
+One JSON line per deal is appended as soon as the deal is done; ``--resume``
+skips deals already in the file, so an interrupted run loses nothing.
+
+    python benchmarks/bench_table_player.py --seeds 1-500 --samples 20 --jobs 2 \\
+        --out benchmarks/results/table-player.jsonl --resume
+    python benchmarks/bench_table_player.py --summary benchmarks/results/table-player.jsonl
+
+The greedy player takes the move that leaves the most health now; ties go to
+the move that keeps the better weapon (higher value, then the higher last
+kill, fresh best); it avoids a room (when allowed) if the monsters of the room
+that its weapon cannot take add up to at least its health.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import signal
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from solver import AVOID, Rules, State, deal, format_line, solve  # noqa: E402
+from solver.cards import MONSTER  # noqa: E402
+from solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
+
+Z95 = 1.959963984540054
+
+
+def parse_seeds(text):
+    a, _, b = text.partition("-")
+    return list(range(int(a), int(b or a) + 1))
+
+
+def greedy_move(state: State):
+    hero = state.heroes[0]
+    acts = state.legal_actions()
+    if AVOID in acts:
+        unarmed = sum(c.value for c in state.room
+                      if c.kind == MONSTER and not hero.can_use_weapon(c.value, state.rules.lenient))
+        if unarmed >= hero.health:
+            return AVOID
+
+    def key(action):
+        if action is AVOID:
+            return (-10**6,)
+        h = state.play(action).heroes[0]
+        return (h.health, h.weapon, 99 if h.last_kill is None else h.last_kill)
+    return max(acts, key=key)
+
+
+def play_table(state: State, samples: int, seed: int):
+    known = 0
+    moves, asked = [], 0
+    while not state.finished:
+        acts = state.legal_actions()
+        if len(acts) == 1:
+            action = acts[0]
+        else:
+            # the same orders for every decision of one room (nothing new is
+            # seen until the next room is dealt), fresh ones for the next room
+            hint = table_hint(TablePosition.from_state(state, known), samples=samples,
+                              rng_seed=seed * 1000 + state.rooms_done)
+            action = hint.best
+            asked += 1
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+        moves.append(action)
+    return state, moves, asked
+
+
+def play_greedy(state: State):
+    moves = []
+    while not state.finished:
+        action = greedy_move(state)
+        state = state.play(action)
+        moves.append(action)
+    return state, moves
+
+
+def run_one(job):
+    seed, samples, rules_kw = job
+    rules = Rules(**rules_kw)
+    start = State.new(deal(seed, rules))
+    t0 = time.perf_counter()
+    exact = solve(state=start)
+    t1 = time.perf_counter()
+    end, moves, asked = play_table(start, samples, seed)
+    t2 = time.perf_counter()
+    gend, gmoves = play_greedy(start)
+    return {"seed": seed, "rules": rules.as_dict(), "samples": samples,
+            "exact_score": exact.score, "exact_won": exact.won, "exact": exact.exact,
+            "table_score": end.score, "table_won": end.won, "table_moves": len(moves), "table_hints": asked,
+            "table_line": " ".join(map(str, moves)),
+            "greedy_score": gend.score, "greedy_won": gend.won,
+            "seconds_exact": round(t1 - t0, 4), "seconds_table": round(t2 - t1, 3)}
+
+
+def wilson(k, n):
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = Z95 ** 2
+    c = (p + z2 / (2 * n)) / (1 + z2 / n)
+    h = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def summary(records):
+    n = len(records)
+    if not n:
+        print("no records")
+        return
+    print(f"{n} solo deals ({records[0]['rules']}), real-table player with {records[0]['samples']} "
+          f"sampled orders per hint:")
+    for who in ("exact", "table", "greedy"):
+        k = sum(1 for r in records if r[f"{who}_won"])
+        lo, hi = wilson(k, n)
+        mean = statistics.mean(r[f"{who}_score"] for r in records)
+        name = {"exact": "exact (order known, optimal)", "table": "real-table hint player",
+                "greedy": "greedy player"}[who]
+        print(f"  {name:<30} wins {k:4d}/{n} = {100 * k / n:5.1f}%  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+              f"  mean score {mean:7.1f}")
+    winnable = [r for r in records if r["exact_won"]]
+    if winnable:
+        k = sum(1 for r in winnable if r["table_won"])
+        print(f"  real-table player wins {k}/{len(winnable)} = {100 * k / len(winnable):.1f}% of the winnable deals")
+    secs = [r["seconds_table"] for r in records]
+    hints = [r["table_hints"] for r in records]
+    print(f"  time per game (real-table player): median {statistics.median(secs):.1f} s, "
+          f"max {max(secs):.1f} s; hints per game: mean {statistics.mean(hints):.1f}")
+
+
+def load(path):
+    recs = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            recs[r["seed"]] = r
+    return recs
+
+
+def _init_worker():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", default="1-500")
+    ap.add_argument("--samples", type=int, default=20)
+    ap.add_argument("--flee", default="classic")
+    ap.add_argument("--durability", default=None)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/table-player.jsonl")
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--summary", type=Path, default=None)
+    args = ap.parse_args(argv)
+    if args.summary:
+        summary(sorted(load(args.summary).values(), key=lambda r: r["seed"]))
+        return
+    rules_kw = {"mode": "solo", "flee": args.flee, "durability": args.durability}
+    done = load(args.out) if args.resume else {}
+    if not args.resume and args.out.exists() and args.out.stat().st_size:
+        sys.exit(f"error: {args.out} exists; use --resume")
+    seeds = [s for s in parse_seeds(args.seeds) if s not in done]
+    jobs = [(s, args.samples, rules_kw) for s in seeds]
+    out = open(args.out, "a")
+    t0 = time.time()
+    pool = mp.Pool(args.jobs, initializer=_init_worker) if args.jobs > 1 else None
+    it = pool.imap_unordered(run_one, jobs) if pool else map(run_one, jobs)
+    try:
+        for i, rec in enumerate(it, 1):
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+            done[rec["seed"]] = rec
+            el = time.time() - t0
+            print(f"\r{i}/{len(jobs)} deals, {el / i:.1f} s/deal, eta {el / i * (len(jobs) - i) / 60:.0f} min",
+                  end="", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted; rerun with --resume", file=sys.stderr)
+        if pool:
+            pool.terminate()
+        sys.exit(130)
+    print(file=sys.stderr)
+    wanted = set(parse_seeds(args.seeds))
+    summary(sorted((r for s, r in done.items() if s in wanted), key=lambda r: r["seed"]))
+
+
+if __name__ == "__main__":
+    main()
