@@ -37,6 +37,7 @@ cdef extern from "Python.h":
 DEF MAXN = 64          # cards in S
 DEF MAXDEPTH = 96      # room starts on one path
 DEF MAXOUT = 16384     # outcomes of one room start (easy flee: up to 54 rotations)
+DEF NO_BETA = 1000     # beta when not deciding: above every score
 DEF GROUPS = 4096      # outcome groups: rotation * 64 + carried card + 1
 DEF NEG = -30000
 DEF FRESH = 99         # last kill of an unused weapon
@@ -270,6 +271,7 @@ cdef class Searcher:
     cdef uint64_t tt_mask
     cdef public long long tests
     cdef bint loss_phase      # alpha < 0: the loss bound is worth computing
+    cdef int beta             # decide(): stop a room start as soon as a line reaches beta
     cdef public long long nodes, tt_hits, tt_stores, tt_used, tt_replaced
     cdef long long max_nodes
     cdef double deadline
@@ -316,6 +318,7 @@ cdef class Searcher:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.nodes = 0
         self.loss_phase = False
+        self.beta = NO_BETA
         self.tests = 0
         self.tt_hits = 0
         self.tt_stores = 0
@@ -779,7 +782,7 @@ cdef class Searcher:
         cdef int best = NEG, i, v, a, m
         cdef long long before
         for i in range(count):
-            if best >= ub:
+            if best >= ub or best >= self.beta:
                 break
             o = &buf[i]
             if o.terminal:
@@ -928,7 +931,7 @@ cdef class Searcher:
         e = self.probe(k1, k2)
         if e != NULL:
             self.tt_hits += 1
-            if e.lo[h0] == e.hi[h0]:
+            if e.lo[h0] == e.hi[h0] or e.lo[h0] >= self.beta:
                 return e.lo[h0]
             if e.hi[h0] <= alpha:
                 return e.hi[h0]
@@ -966,12 +969,22 @@ cdef class Searcher:
             work = <long long> 4000000000
         if best <= alpha:
             self.store(k1, k2, hs.hp[0], NEG, best, <uint32_t> work)
+        elif best >= self.beta:
+            # cut short by decide(): only a lower bound
+            self.store(k1, k2, hs.hp[0], best, ub, <uint32_t> work)
         else:
             self.store(k1, k2, hs.hp[0], best, best, <uint32_t> work)
         return best
 
+    def _steps(self):
+        line = []
+        for i in range(self.inc_len):
+            line.append((self.inc[i].rot, [self.inc[i].takes[j] for j in range(self.inc[i].ntakes)]))
+        return line
+
     def run(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
-            int help_used, int avoid_ok, long long max_nodes, double timeout):
+            int help_used, int avoid_ok, long long max_nodes, double timeout, int single=0,
+            int single_alpha=0):
         """Search from a position given as Python ints (card codes, hero tuples)."""
         cdef Heroes hs
         cdef int i, n, best, count = 0, ub, alpha, v, slack
@@ -1025,6 +1038,13 @@ cdef class Searcher:
             self.rollout(0, n, &hs, leader, avoid_ok)
         alpha = ub - 1
         best = NEG
+        self.beta = single_alpha + 1 if single else NO_BETA
+        if single:
+            # one question only: "is there a line scoring > single_alpha?"
+            alpha = single_alpha
+            if self.inc_found and self.inc_score > alpha:
+                return {"value": None, "bound": self.inc_score, "high": True,
+                        "incumbent": self.inc_score, "steps": self._steps(), "aborted": 0}
         while True:
             self.loss_phase = alpha < 0
             if midroom:
@@ -1034,6 +1054,10 @@ cdef class Searcher:
             self.tests += 1
             if self.aborted:
                 break
+            if single:
+                return {"value": None, "bound": v, "high": v > alpha,
+                        "incumbent": self.inc_score if self.inc_found else None,
+                        "steps": self._steps(), "aborted": 0}
             if v > alpha or (self.inc_found and self.inc_score >= v):
                 best = v
                 break
@@ -1042,15 +1066,53 @@ cdef class Searcher:
             alpha = v - 1 if v > 0 else NEG
         if self.aborted == 6:
             raise KeyboardInterrupt
-        line = []
-        for i in range(self.inc_len):
-            line.append((self.inc[i].rot, [self.inc[i].takes[j] for j in range(self.inc[i].ntakes)]))
         return {
             "value": None if self.aborted else best,
             "incumbent": self.inc_score if self.inc_found else None,
-            "steps": line,
+            "steps": self._steps(),
             "aborted": self.aborted,
         }
+
+
+def _heroes_of(state):
+    heroes = []
+    for h in state.heroes:
+        if not h.weapon:
+            heroes.append((h.health, 0, 0))
+        else:
+            heroes.append((h.health, h.weapon, FRESH if h.last_kill is None else h.last_kill))
+    return heroes
+
+
+def _potion_mask(state):
+    pm = 0
+    for i in range(state.rules.heroes):
+        if state.potion_used[i]:
+            pm |= 1 << i
+    return pm
+
+
+def decide(state, target, max_nodes=0, timeout=0.0, tt_mb=64, searcher=None):
+    """Is the optimal score of ``state`` at least ``target``?  One null-window test.
+
+    Much cheaper than the exact score when the answer is found quickly (a
+    winning line ends the test at once).  Returns ``{"reached": bool or None
+    (a limit stopped it), "bound": an upper bound when not reached, else a
+    lower bound, "score": the best line's score found or None, "nodes"}``.
+    """
+    rules = state.rules
+    if state.finished:
+        return {"reached": state.score >= target, "bound": state.score, "score": state.score, "nodes": 0}
+    s = searcher if searcher is not None else new_searcher(rules, tt_mb)
+    s.nodes = 0
+    out = s.run([c.index for c in state.room], [c.index for c in state.dungeon], state.taken,
+                _heroes_of(state), state.leader, _potion_mask(state), 1 if state.help_used else 0,
+                1 if state.can_avoid() else 0, int(max_nodes or 0), float(timeout or 0.0), 1, int(target) - 1)
+    if out["aborted"]:
+        if out["incumbent"] is not None and out["incumbent"] >= target:
+            return {"reached": True, "bound": out["incumbent"], "score": out["incumbent"], "nodes": s.nodes}
+        return {"reached": None, "bound": None, "score": out["incumbent"], "nodes": s.nodes}
+    return {"reached": bool(out["high"]), "bound": out["bound"], "score": out["incumbent"], "nodes": s.nodes}
 
 
 def new_searcher(rules, tt_mb=256):
