@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Rebuild the difficulty calibration shipped in ``solver/data/calibration.json``.
+
+Step 1 analyses numbered deals (exact solve, canonical optimal line, greedy
+baseline; see ``solver/rating.py``), one JSON line per deal, appended as it is
+done (``--resume`` carries on after an interruption):
+
+    python benchmarks/calibrate_rating.py analyse --mode solo --seeds 1-10000 --jobs 2 \\
+        --out benchmarks/results/calibration-solo.jsonl --resume
+    python benchmarks/calibrate_rating.py analyse --mode coop --seeds 1-200 \\
+        --out benchmarks/results/calibration-coop.jsonl --resume
+
+Step 2 turns the records into the quantile tables and writes the package file:
+
+    python benchmarks/calibrate_rating.py build \\
+        benchmarks/results/calibration-solo.jsonl benchmarks/results/calibration-coop.jsonl
+
+Calibration uses the default rules of each mode (solo: classic flee, strict
+weapons; co-op: 52 cards, lenient weapons); other rule variants are rated
+against their mode's table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import signal
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from solver import Rules, deal  # noqa: E402
+from solver.batch import parse_seeds  # noqa: E402
+from solver.rating import LABEL_NAMES, analyse, apply_calibration, build_calibration  # noqa: E402
+
+PACKAGE_FILE = ROOT / "solver" / "data" / "calibration.json"
+
+
+def _analyse(job):
+    seed, mode = job
+    rules = Rules(mode=mode)
+    r = analyse(deal(seed, rules), rules, seed)
+    d = r.as_dict()
+    d.pop("deck")
+    return d
+
+
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def load(path: Path) -> dict:
+    recs = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            recs[r["seed"]] = r
+    return recs
+
+
+def cmd_analyse(args):
+    done = load(args.out) if args.resume else {}
+    if not args.resume and args.out.exists() and args.out.stat().st_size:
+        sys.exit(f"error: {args.out} exists; use --resume")
+    todo = [(s, args.mode) for s in parse_seeds(args.seeds) if s not in done]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    out = open(args.out, "a")
+    pool = mp.Pool(args.jobs, initializer=_ignore_sigint) if args.jobs > 1 else None
+    it = pool.imap_unordered(_analyse, todo, chunksize=4) if pool else map(_analyse, todo)
+    t0 = time.time()
+    try:
+        for i, rec in enumerate(it, 1):
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+            el = time.time() - t0
+            print(f"\r{i}/{len(todo)} deals, {i / el:.1f} deals/s, eta {(len(todo) - i) * el / i / 60:.0f} min",
+                  end="", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print("\ninterrupted; rerun with --resume", file=sys.stderr)
+        if pool:
+            pool.terminate()
+        sys.exit(130)
+    print(file=sys.stderr)
+
+
+def cmd_build(args):
+    by_mode = {}
+    for path in args.files:
+        recs = list(load(Path(path)).values())
+        for r in recs:
+            by_mode.setdefault(r["rules"]["mode"], []).append(r)
+    cal = build_calibration(by_mode)
+    PACKAGE_FILE.parent.mkdir(parents=True, exist_ok=True)
+    PACKAGE_FILE.write_text(json.dumps(cal, separators=(",", ":")) + "\n")
+    print(f"wrote {PACKAGE_FILE.relative_to(ROOT)}")
+    # how the labels fall on the calibration deals themselves
+    from solver.rating import Rating
+    for mode, recs in by_mode.items():
+        counts = {name: 0 for name in LABEL_NAMES}
+        for r in recs:
+            if not r.get("exact"):
+                continue
+            fake = Rating(rules=Rules(mode=mode), deck=(), seed=r["seed"], score=r["score"], won=r["won"],
+                          exact=True, line=[], nodes=r["nodes"], features=r["features"])
+            counts[apply_calibration(fake, cal).label] += 1
+        n = sum(counts.values())
+        secs = [r["seconds"] for r in recs]
+        print(f"{mode}: {n} deals ({cal.get(mode, {}).get('winnable', 0)} winnable); labels "
+              + ", ".join(f"{k} {v} ({100 * v / n:.1f}%)" for k, v in counts.items())
+              + f"; analysis median {statistics.median(secs):.2f} s/deal")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("analyse")
+    a.add_argument("--mode", choices=("solo", "coop"), default="solo")
+    a.add_argument("--seeds", default="1-10000")
+    a.add_argument("--jobs", type=int, default=1)
+    a.add_argument("--out", type=Path, required=True)
+    a.add_argument("--resume", action="store_true")
+    b = sub.add_parser("build")
+    b.add_argument("files", nargs="+")
+    args = ap.parse_args(argv)
+    cmd_analyse(args) if args.cmd == "analyse" else cmd_build(args)
+
+
+if __name__ == "__main__":
+    main()

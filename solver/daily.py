@@ -1,0 +1,122 @@
+"""Daily challenges: the same winnable deal for everyone on a date, forever.
+
+Method ``v1`` (the version is part of every challenge id, so a future change
+of method can never silently change an old daily):
+
+1. The key is ``scoundrel-daily/v1/<YYYY-MM-DD>/<rules>/<difficulty>``, where
+   ``<rules>`` is ``solo-<flee>-<durability>`` or
+   ``coop-<deck size>-<durability>`` and ``<difficulty>`` is ``any`` or a
+   label.
+2. Candidate ``k`` (k = 0, 1, 2, ...) is the numbered deal whose seed is the
+   first 8 bytes, big-endian, of SHA-256(``<key>/<k>``).
+3. The challenge is the first candidate that an exact solve proves winnable
+   and, with a difficulty, whose rating (method v1: ``solver.rating`` with
+   the calibration table of version 1, ``solver/data/calibration-v1.json``)
+   has that label.
+
+Everything here depends on the date, the options and fixed tables only, so
+every run on every machine gives the same daily.
+"""
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Optional
+
+from .deal import deal
+from .errors import InputError
+from .rating import LABEL_NAMES, Rating, analyse, apply_calibration
+from .rules import Rules
+
+METHOD = "v1"
+MAX_CANDIDATES = 2000
+
+
+class DailyError(InputError):
+    """A daily challenge that cannot be made (bad date, unknown label, none found)."""
+
+
+def parse_date(text) -> datetime.date:
+    if isinstance(text, datetime.date):
+        return text
+    try:
+        return datetime.date.fromisoformat(str(text).strip())
+    except ValueError:
+        raise DailyError(f"bad date {text!r}: write YYYY-MM-DD, e.g. 2026-11-29") from None
+
+
+def rules_key(rules: Rules) -> str:
+    if rules.coop:
+        return f"coop-{rules.deck_size}-{rules.durability}"
+    return f"solo-{rules.flee}-{rules.durability}"
+
+
+def candidate_seed(date: datetime.date, rules: Rules, difficulty: Optional[str], k: int) -> int:
+    key = f"scoundrel-daily/{METHOD}/{date.isoformat()}/{rules_key(rules)}/{difficulty or 'any'}/{k}"
+    return int.from_bytes(hashlib.sha256(key.encode("ascii")).digest()[:8], "big")
+
+
+def _calibration_v1() -> dict:
+    text = resources.files("solver").joinpath("data/calibration-v1.json").read_text()
+    return json.loads(text)
+
+
+@dataclass
+class Daily:
+    """One daily challenge."""
+
+    id: str
+    date: datetime.date
+    rules: Rules
+    difficulty: Optional[str]      # the label asked for, or None
+    candidate: int                 # k of the method
+    seed: int
+    deck: tuple
+    rating: Rating
+
+    @property
+    def score(self) -> int:
+        return self.rating.score
+
+    @property
+    def line(self) -> list:
+        return self.rating.line
+
+    def as_dict(self, reveal: bool = False) -> dict:
+        from .notation import format_line
+        r = self.rating
+        d = {"id": self.id, "date": self.date.isoformat(), "seed": self.seed,
+             "deck": [str(c) for c in self.deck], "rules": self.rules.as_dict(),
+             "rating": {"label": r.label, "difficulty": None if r.difficulty is None else round(r.difficulty, 1),
+                        "features": {k: round(v, 6) for k, v in r.features.items()},
+                        "decisions": r.decisions, "critical": r.critical},
+             "score": r.score, "won": r.won, "method": METHOD, "candidate": self.candidate}
+        if reveal:
+            d["line"] = format_line(r.line)
+        return d
+
+
+def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = None, *,
+                    progress=None) -> Daily:
+    """The daily challenge of ``date`` for ``rules`` (and a difficulty label)."""
+    date = parse_date(date)
+    if difficulty is not None and difficulty not in LABEL_NAMES[:-1]:
+        raise DailyError(f"unknown difficulty {difficulty!r}: choose one of {', '.join(LABEL_NAMES[:-1])}")
+    cal = _calibration_v1()
+    for k in range(MAX_CANDIDATES):
+        seed = candidate_seed(date, rules, difficulty, k)
+        deck = deal(seed, rules)
+        if progress:
+            progress(k, seed)
+        rating = apply_calibration(analyse(deck, rules, seed), cal)
+        if not (rating.exact and rating.won):
+            continue
+        if difficulty is not None and rating.label != difficulty:
+            continue
+        cid = f"{METHOD}-{date.isoformat()}-{rules_key(rules)}-{difficulty or 'any'}"
+        return Daily(cid, date, rules, difficulty, k, seed, tuple(deck), rating)
+    raise DailyError(f"no {difficulty or 'winnable'} deal among the first {MAX_CANDIDATES} candidates of "
+                     f"{date.isoformat()}")

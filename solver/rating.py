@@ -1,0 +1,313 @@
+"""Difficulty of a deal, from exact analysis.
+
+What makes a deal hard is measured, not guessed from the cards:
+
+``critical``
+    the share of decisions along the canonical optimal line (at each step
+    the first move, in the fixed order of legal moves, that keeps the
+    optimal score) where only one kind of move keeps the win (moves that do
+    the same thing -- 5C or 5S, both fought bare-handed -- count once);
+``narrowness``
+    the mean share of the kinds of move that lose, over those decisions;
+``first_losing``
+    the share of the first move's choices that already lose the deal;
+``margin``
+    how far the optimal score falls short of a perfect game (30 solo, 40
+    co-op), scaled to 0..1;
+``greedy``
+    how a player who cannot see the order fares: the share of the monsters'
+    value still left when a simple one-move greedy player dies (0 when it
+    wins).
+
+Every feature depends only on the rules and the deal, not on how the
+solver searches, so a faster solver never changes a rating (and a daily
+challenge picked by difficulty stays the same).  The effort of the proof
+(search nodes) is reported but not scored, for that reason.
+
+Each feature is turned into its percentile among the winnable deals of the
+calibration set (``solver/data/calibration.json``, rebuilt by
+``benchmarks/calibrate_rating.py``), and the difficulty is the weighted mean
+of those percentiles (weights in :data:`WEIGHTS`), itself expressed as a
+percentile of the calibration set: 0 = the easiest deal seen, 100 = the
+hardest.  Labels cut that percentile: easy < 40 <= medium < 70 <= hard < 90
+<= expert.  An unwinnable deal is ``unwinnable`` whatever its features.
+"""
+from __future__ import annotations
+
+import bisect
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from typing import Optional
+
+from .cards import MONSTER
+from .rules import Rules
+from .search import DEFAULT_TT_MB, load_core, solve
+from .state import AVOID, Avoid, State
+
+FEATURES = ("critical", "narrowness", "first_losing", "margin", "greedy")
+WEIGHTS = {"critical": 0.30, "narrowness": 0.20, "first_losing": 0.15, "margin": 0.15, "greedy": 0.20}
+LABELS = (("easy", 40.0), ("medium", 70.0), ("hard", 90.0), ("expert", 100.01))
+LABEL_NAMES = tuple(name for name, _ in LABELS) + ("unwinnable",)
+CALIBRATION_VERSION = 1
+# Co-op win checks stop after this many nodes (then counted as losing and
+# reported as "undecided"); solo checks always finish.
+DECIDE_NODES_COOP = 2_000_000
+
+
+def _move_kind(state: State, action):
+    if isinstance(action, Avoid):
+        return ("avoid",)
+    card = action.card
+    return (card.kind, card.value, action.mode, action.help)
+
+
+def greedy_move(state: State):
+    """The baseline player: the move that leaves the leader the most health now.
+
+    Ties go to the move keeping the better weapon (higher value, then a higher
+    or fresh last kill); it avoids a room (when allowed) if the monsters there
+    that its weapon cannot take add up to at least its health.
+    """
+    hero = state.heroes[state.leader]
+    acts = state.legal_actions()
+    if AVOID in acts:
+        unarmed = sum(c.value for c in state.room
+                      if c.kind == MONSTER and not hero.can_use_weapon(c.value, state.rules.lenient))
+        if unarmed >= hero.health:
+            return AVOID
+
+    def key(action):
+        if isinstance(action, Avoid):
+            return (-10**6,)
+        after = state.play(action)
+        if after.dead:
+            return (-10**5,)
+        total = sum(h.health for h in after.heroes)
+        h = after.heroes[state.leader]
+        return (total, h.weapon, 99 if h.last_kill is None else h.last_kill, not action.help)
+    return max(acts, key=key)
+
+
+def play_greedy(state: State) -> State:
+    while not state.finished:
+        state = state.play(greedy_move(state))
+    return state
+
+
+@dataclass
+class Rating:
+    """The analysis of one deal and its difficulty."""
+
+    rules: Rules
+    deck: tuple
+    seed: Optional[int]
+    score: Optional[int]
+    won: Optional[bool]
+    exact: bool
+    line: list
+    nodes: int
+    decisions: int = 0          # positions along the line with more than one kind of move
+    critical: int = 0           # of those, where only one kind of move keeps the win
+    first_choices: int = 0      # kinds of first move
+    first_winning: int = 0      # ... that keep the win
+    narrowness: float = 0.0     # sum over decisions of the share of kinds that lose
+    undecided: int = 0          # win checks stopped by their node limit (counted as losing)
+    canonical: list = field(default_factory=list)   # the canonical optimal line (flat)
+    greedy_score: Optional[int] = None
+    greedy_won: Optional[bool] = None
+    greedy_left: float = 0.0
+    features: dict = field(default_factory=dict)
+    difficulty: Optional[float] = None
+    label: Optional[str] = None
+    calibrated: bool = False
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        from .notation import format_line
+        return {
+            "seed": self.seed, "rules": self.rules.as_dict(), "deck": [str(c) for c in self.deck],
+            "score": self.score, "won": self.won, "exact": self.exact, "line": format_line(self.line),
+            "label": self.label, "difficulty": None if self.difficulty is None else round(self.difficulty, 1),
+            "features": {k: round(v, 6) for k, v in self.features.items()},
+            "decisions": self.decisions, "critical": self.critical,
+            "canonical_line": " ".join(str(a) for a in self.canonical),
+            "first_choices": self.first_choices, "first_winning": self.first_winning,
+            "undecided": self.undecided, "nodes": self.nodes,
+            "greedy_score": self.greedy_score, "greedy_won": self.greedy_won,
+            "calibrated": self.calibrated, "seconds": round(self.seconds, 4),
+        }
+
+
+def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
+    """Follow the canonical optimal line and count its narrow decisions.
+
+    At each position the kinds of move are taken in the order of
+    :meth:`State.legal_actions`; the line takes the first kind that keeps the
+    optimal score, and for every kind we ask whether it still wins.  The
+    line, and so every count, depends only on the rules and the deal, never
+    on how the solver searches (as long as no check hits its node limit).
+    """
+    core = load_core()
+    searcher = core.new_searcher(r.rules, min(tt_mb, 256))
+    limit = DECIDE_NODES_COOP if r.rules.coop else 0
+    state, first = start, True
+    while not state.finished:
+        kinds = {}
+        for a in state.legal_actions():
+            kinds.setdefault(_move_kind(state, a), a)
+        chosen, winning = None, 0
+        for a in kinds.values():
+            child = state.play(a)
+            if child.finished:
+                wins, optimal = child.won, child.score >= r.score
+            else:
+                optimal = False
+                if chosen is None:
+                    optimal = core.decide(child, r.score, max_nodes=limit, searcher=searcher)["reached"]
+                wins = True if optimal else core.decide(child, 1, max_nodes=limit, searcher=searcher)["reached"]
+                if optimal is None or wins is None:
+                    r.undecided += 1
+            if wins:
+                winning += 1
+            if optimal and chosen is None:
+                chosen = a
+        if chosen is None:   # only possible when checks were undecided
+            chosen = next(iter(kinds.values()))
+        if len(kinds) > 1:
+            r.decisions += 1
+            r.critical += winning <= 1
+            r.narrowness += 1 - winning / len(kinds)
+            if first:
+                r.first_choices, r.first_winning = len(kinds), winning
+        first = False
+        r.canonical.append(chosen)
+        state = state.play(chosen)
+    if state.score != r.score and not r.undecided:
+        raise AssertionError(f"canonical line scores {state.score}, the optimum is {r.score}")
+
+
+def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None) -> Rating:
+    """Solve the deal exactly and measure the features (no calibration applied)."""
+    t0 = time.perf_counter()
+    start = State.new(tuple(deck), rules)
+    res = solve(state=start, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout)
+    r = Rating(rules=rules, deck=tuple(deck), seed=seed, score=res.score, won=res.won, exact=res.exact,
+               line=res.line, nodes=res.nodes)
+    end = play_greedy(start)
+    r.greedy_score, r.greedy_won = end.score, end.won
+    total = start.monsters_left()
+    r.greedy_left = 0.0 if end.won else (end.monsters_left() / total if total else 0.0)
+    if res.exact and res.won:
+        _walk_canonical_line(start, r, tt_mb)
+    best = 40 if rules.coop else 30
+    r.features = {
+        "critical": r.critical / r.decisions if r.decisions else 0.0,
+        "narrowness": r.narrowness / r.decisions if r.decisions else 0.0,
+        "first_losing": 1 - r.first_winning / r.first_choices if r.first_choices else 0.0,
+        "margin": (best - r.score) / (best - 1) if r.won else 1.0,
+        "greedy": r.greedy_left,
+    }
+    r.seconds = time.perf_counter() - t0
+    return r
+
+
+# ------------------------------------------------------------- calibration
+
+def _calibration_mode(rules: Rules) -> str:
+    return "coop" if rules.coop else "solo"
+
+
+def load_calibration() -> dict:
+    try:
+        text = resources.files("solver").joinpath("data/calibration.json").read_text()
+    except (FileNotFoundError, OSError):
+        return {}
+    return json.loads(text)
+
+
+_CAL = None
+
+
+def calibration() -> dict:
+    global _CAL
+    if _CAL is None:
+        _CAL = load_calibration()
+    return _CAL
+
+
+def _percentile_rank(sorted_values, x) -> float:
+    """Share (0..100) of calibration values below x, ties counted half."""
+    n = len(sorted_values)
+    if n == 0:
+        return 50.0
+    lo = bisect.bisect_left(sorted_values, x)
+    hi = bisect.bisect_right(sorted_values, x)
+    return 100.0 * (lo + 0.5 * (hi - lo)) / n
+
+
+def raw_difficulty(features: dict, table: dict) -> float:
+    """Weighted mean of the features' percentiles in the calibration set."""
+    total = 0.0
+    for name, w in WEIGHTS.items():
+        total += w * _percentile_rank(table["quantiles"][name], features[name])
+    return total
+
+
+def label_for(percentile: float) -> str:
+    for name, cut in LABELS:
+        if percentile < cut:
+            return name
+    return LABELS[-1][0]
+
+
+def apply_calibration(r: Rating, cal: Optional[dict] = None) -> Rating:
+    cal = calibration() if cal is None else cal
+    if not r.exact:
+        r.label = None
+        return r
+    if not r.won:
+        r.label, r.difficulty = "unwinnable", None
+        r.calibrated = True
+        return r
+    table = cal.get(_calibration_mode(r.rules))
+    if not table:
+        r.label, r.difficulty, r.calibrated = None, None, False
+        return r
+    raw = raw_difficulty(r.features, table)
+    r.difficulty = _percentile_rank(table["raw"], raw)
+    r.label = label_for(r.difficulty)
+    r.calibrated = True
+    return r
+
+
+def rate(deck, rules: Rules, seed=None, **kw) -> Rating:
+    """Analyse the deal and label it with the packaged calibration."""
+    return apply_calibration(analyse(deck, rules, seed, **kw))
+
+
+def build_calibration(records_by_mode: dict, points: int = 1001) -> dict:
+    """The calibration table from analysed deals (dicts with ``won`` and ``features``).
+
+    Stores, per mode, each feature's distribution and the raw difficulty's
+    distribution over the winnable deals, as ``points`` evenly spaced
+    quantiles (enough for percentile ranks to 0.1).
+    """
+    def quantiles(values):
+        values = sorted(values)
+        n = len(values)
+        return [values[min(n - 1, round(i * (n - 1) / (points - 1)))] for i in range(points)]
+
+    out = {"version": CALIBRATION_VERSION, "weights": WEIGHTS,
+           "labels": {name: cut for name, cut in LABELS}}
+    for mode, records in records_by_mode.items():
+        wins = [r for r in records if r.get("won") and r.get("exact")]
+        if not wins:
+            continue
+        table = {"deals": len(records), "winnable": len(wins),
+                 "quantiles": {f: quantiles([r["features"][f] for r in wins]) for f in FEATURES}}
+        table["raw"] = quantiles([raw_difficulty(r["features"], table) for r in wins])
+        out[mode] = table
+    return out
