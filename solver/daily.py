@@ -106,6 +106,10 @@ def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = No
     if difficulty is not None and difficulty not in LABEL_NAMES[:-1]:
         raise DailyError(f"unknown difficulty {difficulty!r}: choose one of {', '.join(LABEL_NAMES[:-1])}")
     cal = _calibration_v1()
+    if difficulty is not None and not cal.get("coop" if rules.coop else "solo"):
+        # no deal of this mode gets a label: the search would never succeed
+        raise DailyError(f"method {METHOD} has no difficulty calibration for "
+                         f"{'co-op' if rules.coop else 'solo'}: leave out the difficulty")
     for k in range(MAX_CANDIDATES):
         seed = candidate_seed(date, rules, difficulty, k)
         deck = deal(seed, rules)

@@ -69,11 +69,13 @@ def greedy_move(state: State):
 
     Ties go to the move keeping the better weapon (higher value, then a higher
     or fresh last kill); it avoids a room (when allowed) if the monsters there
-    that its weapon cannot take add up to at least its health.
+    that its weapon cannot take add up to at least its health, but never
+    twice in a row.
     """
     hero = state.heroes[state.leader]
     acts = state.legal_actions()
-    if AVOID in acts:
+    # never twice in a row: with the easy flee rule it could avoid forever
+    if AVOID in acts and not state.avoided_last:
         unarmed = sum(c.value for c in state.room
                       if c.kind == MONSTER and not hero.can_use_weapon(c.value, state.rules.lenient))
         if unarmed >= hero.health:
@@ -146,7 +148,8 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
 
     At each position the kinds of move are taken in the order of
     :meth:`State.legal_actions`; the line takes the first kind that keeps the
-    optimal score, and for every kind we ask whether it still wins.  The
+    optimal score (a second avoid in a row, possible with the easy flee rule,
+    comes last), and for every kind we ask whether it still wins.  The
     line, and so every count, depends only on the rules and the deal, never
     on how the solver searches (as long as no check hits its node limit).
     """
@@ -158,6 +161,10 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
         kinds = {}
         for a in state.legal_actions():
             kinds.setdefault(_move_kind(state, a), a)
+        if state.avoided_last and ("avoid",) in kinds:
+            # a second avoid in a row (easy flee) only when nothing else keeps
+            # the optimum: otherwise the line could avoid round in circles
+            kinds[("avoid",)] = kinds.pop(("avoid",))
         chosen, winning = None, 0
         for a in kinds.values():
             child = state.play(a)
