@@ -229,12 +229,18 @@ def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
 
 
 # Commands defined in their own modules.
+from .daily import daily_command  # noqa: E402
+from .generate import generate_command  # noqa: E402
 from .hint import hint_command  # noqa: E402
 from .play import play_command  # noqa: E402
+from .rate import rate_command  # noqa: E402
 from .stats import stats_command  # noqa: E402
 
+cli.add_command(daily_command)
+cli.add_command(generate_command)
 cli.add_command(hint_command)
 cli.add_command(play_command)
+cli.add_command(rate_command)
 cli.add_command(stats_command)
 
 

@@ -1,0 +1,117 @@
+"""``scoundrel-solve daily``: the daily challenge of a date.
+
+The deal is chosen by :mod:`solver.daily` (method and stability promise:
+docs/daily.md); this module parses and prints.
+"""
+from __future__ import annotations
+
+import datetime
+import sys
+
+import click
+
+from solver import Rules, format_line
+from solver.daily import METHOD, daily_challenge, parse_date
+from solver.rating import LABEL_NAMES
+
+from . import render
+from .options import Game, GameOptions, json_option, pretty_option
+from .rate import json_text
+from .stats import rule_options
+
+DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a date.
+
+The deal follows from the date, the rule flags and --difficulty alone (a
+fixed, versioned method: docs/daily.md), so it is the same on every run and
+every machine, forever.  An exact solve proves it winnable; its rating and
+proven optimal score are shown, the solution only with --reveal.  Without
+--date it is today's challenge, today being the date in UTC.
+
+\b
+Examples:
+  scoundrel-solve daily                                today's solo challenge
+  scoundrel-solve daily --date 2026-01-01 --difficulty hard
+  scoundrel-solve daily --date 2026-01-01 --reveal     with the solution, room by room
+  scoundrel-solve daily --date 2026-01-01 --json
+  scoundrel-solve daily --mode coop                    co-op: exact solves can take minutes
+
+\b
+JSON keys: id, date, seed, deck, rules, rating, score, won, method, candidate,
+and line with --reveal.  Exit status: 0 done, 2 bad input, 3 search engine
+missing.
+"""
+
+
+def today_utc() -> datetime.date:
+    return datetime.datetime.now(datetime.timezone.utc).date()
+
+
+def play_flags(rules: Rules) -> str:
+    """The rule flags that select ``rules`` on a command line (defaults left out)."""
+    default = Rules(mode=rules.mode)
+    flags = []
+    if rules.coop:
+        flags.append("--mode coop")
+        if rules.deck_size != default.deck_size:
+            flags.append(f"--deck-size {rules.deck_size}")
+    elif rules.flee != default.flee:
+        flags.append(f"--flee {rules.flee}")
+    if rules.durability != default.durability:
+        flags.append(f"--durability {rules.durability}")
+    return "".join(" " + f for f in flags)
+
+
+def _progress(to_stderr: bool):
+    if not to_stderr:
+        return None
+
+    def note(k, seed):
+        click.echo(f"\rsolving candidate {k + 1} ...", err=True, nl=False)
+    return note
+
+
+@click.command("daily", help=DAILY_HELP, short_help="The daily challenge: one winnable deal a day.")
+@click.option("--date", "when", metavar="YYYY-MM-DD", default=None,
+              help="The day of the challenge.  [default: today, in UTC]")
+@rule_options
+@click.option("--difficulty", type=click.Choice(LABEL_NAMES[:-1]), default=None,
+              help="The challenge of that label instead of the first winnable deal.")
+@click.option("--reveal", is_flag=True, help="Also print the solution: an optimal line, room by room.")
+@json_option
+@pretty_option
+def daily_command(when, difficulty, reveal, as_json, pretty, **rule_flags):
+    date = parse_date(when) if when is not None else today_utc()
+    rules = GameOptions(**rule_flags).rules()
+    noisy = sys.stderr.isatty()
+    challenge = daily_challenge(date, rules, difficulty, progress=_progress(noisy))
+    if noisy:
+        click.echo("\r\033[K", err=True, nl=False)
+    if as_json:
+        click.echo(json_text(challenge.as_dict(reveal)))
+        return
+    for text in daily_lines(challenge, reveal, pretty):
+        click.echo(text)
+
+
+def daily_lines(challenge, reveal: bool = False, pretty: bool = False) -> list:
+    r = challenge.rating
+    chosen = Game(challenge.rules, tuple(challenge.deck), challenge.seed)
+    name = "co-op" if r.rules.coop else "solo"
+    out = [f"Daily challenge {challenge.id}",
+           render.deal_title(chosen),
+           "Dungeon (top first): " + render.cards_text(chosen.deck, pretty),
+           "",
+           f"Winnable, proven optimal score {r.score}"]
+    if r.label is not None and r.difficulty is not None:
+        out.append(f"Difficulty: {r.label}, harder than {r.difficulty:.0f}% of winnable {name} deals "
+                   f"(method {METHOD} calibration)")
+    else:
+        out.append(f"Difficulty: not rated (no calibration for {name} in method "
+                   f"{METHOD})")
+    out.append(f"Play it: scoundrel-solve play --seed {challenge.seed}{play_flags(challenge.rules)}")
+    if not reveal:
+        out.append("The solution: the same command with --reveal.")
+        return out
+    out += ["", "Line: " + format_line(r.line), ""]
+    out += render.narrate(chosen.start(), r.line, pretty)
+    return out

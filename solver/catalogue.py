@@ -1,0 +1,143 @@
+"""Catalogues: many distinct winnable deals, each with its rating and a solution.
+
+Method (``scoundrel-solve generate``):
+
+1. Candidate ``i`` (i = 0, 1, 2, ...) is the numbered deal ``start + i`` of the
+   rules (``start`` defaults to 1), so a catalogue depends only on the rules,
+   the difficulty asked for, ``start`` and the count.
+2. Each candidate is rated (:func:`solver.rating.rate`: an exact solve, the
+   features, and the label from the packaged calibration
+   ``solver/data/calibration.json``).
+3. A candidate is kept when the exact solve proves it winnable, its label is
+   the difficulty asked for (if any), and its deck differs from every deck
+   already kept.
+
+Each kept deal is one JSON object (:func:`entry`): ``id``, ``seed``,
+``deck``, ``rules``, ``rating``, ``score``, ``won`` and ``line`` (an optimal
+line that replays to ``score``).  Nothing in it depends on the machine or
+the speed of the search, so the same options always give the same file.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Optional
+
+from .daily import rules_key
+from .deal import MAX_SEED, check_seed, deal
+from .errors import InputError
+from .notation import format_line
+from .rating import LABEL_NAMES, Rating, calibration, rate
+from .rules import Rules
+
+DIFFICULTIES = LABEL_NAMES[:-1]   # unwinnable deals are never kept
+
+
+class CatalogueError(InputError):
+    """A catalogue that cannot be made: unknown label, no calibration, a file of other rules."""
+
+
+def check_difficulty(rules: Rules, difficulty: Optional[str], cal: Optional[dict] = None) -> None:
+    """Refuse a label that is unknown, or that no deal of these rules can get.
+
+    Without a calibration table for the mode no deal gets a label, so a
+    search for one would never end.
+    """
+    if difficulty is None:
+        return
+    if difficulty not in DIFFICULTIES:
+        raise CatalogueError(f"unknown difficulty {difficulty!r}: choose one of {', '.join(DIFFICULTIES)}")
+    cal = calibration() if cal is None else cal
+    mode = "coop" if rules.coop else "solo"
+    if not cal.get(mode):
+        raise CatalogueError(f"no difficulty calibration for {'co-op' if rules.coop else 'solo'} yet: "
+                             f"leave out the difficulty")
+
+
+def rating_dict(r: Rating) -> dict:
+    """The rating as stored with a deal (the same keys as a daily challenge's)."""
+    return {"label": r.label, "difficulty": None if r.difficulty is None else round(r.difficulty, 1),
+            "features": {k: round(v, 6) for k, v in r.features.items()},
+            "decisions": r.decisions, "critical": r.critical}
+
+
+def entry_id(rules: Rules, seed: int) -> str:
+    """``solo-classic-strict-42``: the rules and the deal number, stable forever."""
+    return f"{rules_key(rules)}-{seed}"
+
+
+def entry(r: Rating) -> dict:
+    """One catalogue line for a rated numbered deal."""
+    return {"id": entry_id(r.rules, r.seed), "seed": r.seed, "deck": [str(c) for c in r.deck],
+            "rules": r.rules.as_dict(), "rating": rating_dict(r), "score": r.score, "won": r.won,
+            "line": format_line(r.line)}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate looked at: its rating, and whether (or why not) it was kept."""
+
+    index: int
+    seed: int
+    rating: Optional[Rating]
+    verdict: str          # kept, unwinnable, unproven, other-label, duplicate
+
+    @property
+    def kept(self) -> bool:
+        return self.verdict == "kept"
+
+
+def generate(rules: Rules, difficulty: Optional[str] = None, *, start: int = 1,
+             known_decks: Iterable = (), **rate_kw) -> Iterator[Candidate]:
+    """Walk the candidates from ``start`` and yield each one with its verdict.
+
+    Endless: the caller stops after as many kept deals as it wants.
+    ``known_decks`` (tuples of cards or of card strings) are treated as
+    already kept, so a resumed catalogue never repeats a deal.
+    """
+    start = check_seed(start)
+    check_difficulty(rules, difficulty)
+    seen = {tuple(str(c) for c in d) for d in known_decks}
+    for index, seed in enumerate(range(start, MAX_SEED)):
+        cards = deal(seed, rules)
+        key = tuple(str(c) for c in cards)
+        if key in seen:
+            yield Candidate(index, seed, None, "duplicate")
+            continue
+        r = rate(cards, rules, seed, **rate_kw)
+        if not r.exact:
+            verdict = "unproven"
+        elif not r.won:
+            verdict = "unwinnable"
+        elif difficulty is not None and r.label != difficulty:
+            verdict = "other-label"
+        else:
+            verdict = "kept"
+            seen.add(key)
+        yield Candidate(index, seed, r, verdict)
+    raise CatalogueError(f"no more deal numbers after {start}: the last is {MAX_SEED - 1}")
+
+
+def read_catalogue(path) -> tuple:
+    """The entries of a catalogue file and the numbers of its unreadable lines.
+
+    A missing file is an empty catalogue.
+    """
+    entries, unreadable = [], []
+    try:
+        handle = open(path, encoding="utf-8")
+    except FileNotFoundError:
+        return entries, unreadable
+    with handle:
+        for number, text in enumerate(handle, 1):
+            if not text.strip():
+                continue
+            try:
+                record = json.loads(text)
+                if not isinstance(record, dict) or not isinstance(record.get("deck"), list):
+                    raise ValueError
+            except ValueError:
+                unreadable.append(number)
+                continue
+            entries.append(record)
+    return entries, unreadable

@@ -1,0 +1,258 @@
+"""Daily challenges (``scoundrel-solve daily``, ``play --daily``) and catalogues
+(``scoundrel-solve generate``): every deal winnable, its solution replaying
+to its score, the same options always giving the same deals.
+
+Only solo deals (rated in a fraction of a second each).
+"""
+import datetime
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import daily as daily_cli
+from cli.main import cli
+from solver import Rules, State, deal, parse_cards, parse_line, replay
+from solver.daily import METHOD, _calibration_v1, daily_challenge
+from solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration
+
+try:
+    from solver.search import load_core
+    load_core()
+except Exception:  # pragma: no cover - depends on the build
+    pytest.skip("daily challenges need the compiled search core", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[1]
+DATE = "2026-03-14"
+
+
+def _runner() -> CliRunner:
+    try:  # click < 8.2 mixes stderr into output unless told not to
+        return CliRunner(mix_stderr=False)
+    except TypeError:
+        return CliRunner()
+
+
+def run(*args, code=0, input=None):
+    result = _runner().invoke(cli, list(args), input=input)
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    return result
+
+
+def one_error_line(result):
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
+def check_deal(d: dict) -> None:
+    """Winnable, the deck is the seed's deal, and the line replays to the score."""
+    rules = Rules(**d["rules"])
+    assert d["won"] is True and d["score"] > 0
+    assert d["deck"] == [str(c) for c in deal(d["seed"], rules)]
+    end = replay(State.new(tuple(parse_cards(" ".join(d["deck"]))), rules), parse_line(d["line"]))[-1]
+    assert end.finished and end.won and end.score == d["score"]
+    assert d["rating"]["label"] in LABEL_NAMES[:-1] or not calibration().get(rules.mode)
+
+
+def daily_json(*args):
+    return json.loads(run("daily", "--json", *args).stdout)
+
+
+# -------------------------------------------------------------------- daily
+def test_daily_json_keys_and_solution():
+    d = daily_json("--date", DATE, "--reveal")
+    for key in ("id", "date", "seed", "deck", "rules", "rating", "score", "line"):
+        assert key in d
+    assert d["date"] == DATE and d["rules"] == Rules().as_dict()
+    assert METHOD in d["id"].split("-") and DATE in d["id"]
+    check_deal(d)
+    assert "line" not in daily_json("--date", DATE)
+
+
+def test_daily_is_the_same_on_every_run_and_in_a_subprocess():
+    first = run("daily", "--json", "--reveal", "--date", DATE).stdout
+    assert run("daily", "--json", "--reveal", "--date", DATE).stdout == first
+    env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
+    proc = subprocess.run([sys.executable, "-m", "cli.main", "daily", "--json", "--reveal", "--date", DATE],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == first
+    api = daily_challenge(DATE, Rules()).as_dict(reveal=True)
+    assert api == json.loads(first)
+
+
+def test_daily_differs_by_date_and_rules():
+    seeds = {daily_json("--date", day)["seed"] for day in ("2026-03-14", "2026-03-15", "2027-03-14")}
+    assert len(seeds) == 3
+    hard = daily_json("--date", DATE, "--flee", "hard", "--reveal")
+    assert hard["rules"] == Rules(flee="hard").as_dict() and hard["id"] != daily_json("--date", DATE)["id"]
+    check_deal(hard)
+
+
+@pytest.mark.skipif(not calibration().get("solo"), reason="no solo calibration")
+@pytest.mark.parametrize("label", LABEL_NAMES[:-1])
+def test_daily_difficulty_gives_that_label(label):
+    d = daily_json("--date", DATE, "--difficulty", label, "--reveal")
+    assert d["rating"]["label"] == label and d["id"].endswith("-" + label)
+    check_deal(d)
+
+
+def test_daily_easy_flee():
+    check_deal(daily_json("--date", DATE, "--flee", "easy", "--reveal"))
+
+
+def test_daily_defaults_to_today_in_utc():
+    before = datetime.datetime.now(datetime.timezone.utc).date()
+    d = daily_json()
+    after = datetime.datetime.now(datetime.timezone.utc).date()
+    assert d["date"] in (before.isoformat(), after.isoformat())
+    assert daily_cli.today_utc() in (before, after)
+
+
+def test_daily_text_and_reveal():
+    d = daily_json("--date", DATE, "--reveal")
+    text = run("daily", "--date", DATE).stdout
+    assert text.startswith(f"Daily challenge {d['id']}\nDeal {d['seed']} (solo, classic flee, strict weapons)\n")
+    assert f"Winnable, proven optimal score {d['score']}\n" in text
+    assert f"Play it: scoundrel-solve play --seed {d['seed']}\n" in text
+    assert d["line"] not in text and "Room 1" not in text
+    shown = run("daily", "--date", DATE, "--reveal").stdout
+    assert f"Line: {d['line']}\n" in shown and "Room 1: " in shown
+    assert f"WON, score {d['score']}" in shown
+
+
+def test_daily_rating_matches_method_calibration():
+    d = daily_challenge(DATE, Rules())
+    assert d.rating.label == apply_calibration(analyse(d.deck, d.rules, d.seed), _calibration_v1()).label
+
+
+@pytest.mark.parametrize("args", [
+    ["--date", "2026-13-01"],
+    ["--date", "yesterday"],
+    ["--difficulty", "impossible"],
+    ["--difficulty", "unwinnable"],
+    ["--mode", "trio"],
+])
+def test_daily_bad_input_is_one_line_exit_2(args):
+    result = run("daily", *args, code=2)
+    one_error_line(result)
+    assert result.stdout == ""
+
+
+def test_daily_coop_difficulty_without_calibration_is_refused():
+    if _calibration_v1().get("coop"):
+        pytest.skip("method v1 has a co-op calibration")
+    assert "no difficulty calibration for co-op" in one_error_line(
+        run("daily", "--mode", "coop", "--difficulty", "hard", code=2))
+
+
+def test_play_daily_plays_the_daily_deal():
+    d = daily_json("--date", DATE)
+    out = run("play", "--daily", "--date", DATE, input="q\n").stdout
+    assert out.startswith(f"Daily challenge {d['id']} ({DATE}): Deal {d['seed']} (solo, classic flee, "
+                          f"strict weapons)\n")
+    room = " ".join(d["deck"][:4])
+    assert f"Room 1: {room}\n" in out
+
+
+# ----------------------------------------------------------------- generate
+def lines_of(path: Path) -> list:
+    return [json.loads(t) for t in path.read_text().splitlines()]
+
+
+def test_generate_writes_distinct_winnable_deals(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    result = run("generate", "--count", "4", "--out", str(out), "-q")
+    assert result.stdout.startswith(f"{out}: 4 deals")
+    deals = lines_of(out)
+    assert len(deals) == 4 and len({tuple(d["deck"]) for d in deals}) == 4
+    for d in deals:
+        assert set(d) == {"id", "seed", "deck", "rules", "rating", "score", "won", "line"}
+        check_deal(d)
+        r = apply_calibration(analyse(deal(d["seed"], Rules()), Rules(), d["seed"]))
+        assert d["rating"]["label"] == r.label and d["score"] == r.score
+    assert [d["seed"] for d in deals] == sorted(d["seed"] for d in deals)
+
+
+def test_generate_resume_adds_without_duplicates_and_matches_a_straight_run(tmp_path):
+    straight, resumed = tmp_path / "straight.jsonl", tmp_path / "resumed.jsonl"
+    run("generate", "--count", "5", "--out", str(straight), "--start-seed", "10", "-q")
+    run("generate", "--count", "2", "--out", str(resumed), "--start-seed", "10", "-q")
+    one_error_line(run("generate", "--count", "5", "--out", str(resumed), "--start-seed", "10", code=2))
+    run("generate", "--count", "5", "--out", str(resumed), "--start-seed", "10", "--resume", "-q")
+    assert resumed.read_text() == straight.read_text()
+    again = run("generate", "--count", "5", "--out", str(resumed), "--resume", "-q")
+    assert "already holds 5 deals" in again.stdout
+    assert resumed.read_text() == straight.read_text()
+
+
+def test_generate_resume_after_a_cut_line(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    run("generate", "--count", "2", "--out", str(out), "-q")
+    text = out.read_text()
+    out.write_text(text + text.splitlines()[0][:30])       # a kill in the middle of a write
+    result = run("generate", "--count", "3", "--out", str(out), "--resume", "-q")
+    assert "1 unreadable line(s) skipped (line 3)" in result.stderr
+    rows = out.read_text().splitlines()
+    assert len(rows) == 4 and json.loads(rows[3])["seed"] > json.loads(rows[1])["seed"]
+
+
+@pytest.mark.skipif(not calibration().get("solo"), reason="no solo calibration")
+def test_generate_difficulty(tmp_path):
+    out = tmp_path / "hard.jsonl"
+    result = run("generate", "--count", "2", "--difficulty", "hard", "--out", str(out), "-q")
+    deals = lines_of(out)
+    assert [d["rating"]["label"] for d in deals] == ["hard", "hard"]
+    for d in deals:
+        check_deal(d)
+    assert "of other labels" in result.stdout or "tried" in result.stdout
+
+
+def test_generate_other_rules(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    run("generate", "--count", "2", "--flee", "hard", "--durability", "lenient", "--out", str(out), "-q")
+    deals = lines_of(out)
+    assert all(d["rules"] == Rules(flee="hard", durability="lenient").as_dict() for d in deals)
+    assert all(d["id"].startswith("solo-hard-lenient-") for d in deals)
+    for d in deals:
+        check_deal(d)
+    err = one_error_line(run("generate", "--count", "3", "--out", str(out), "--resume", code=2))
+    assert "other rules" in err
+
+
+@pytest.mark.parametrize("args", [
+    ["--count", "0", "--out", "x.jsonl"],
+    ["--count", "2"],
+    ["--count", "2", "--out", "/nonexistent-dir/x.jsonl"],
+    ["--count", "2", "--out", "x.jsonl", "--start-seed", "-3"],
+    ["--count", "2", "--out", "x.jsonl", "--difficulty", "trivial"],
+])
+def test_generate_bad_input_is_one_line_exit_2(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("generate", *args, code=2)
+    one_error_line(result)
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_generate_ctrl_c_keeps_what_is_written(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "generate", "--count", "100000", "--out", str(out),
+                             "-q"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 2):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert stderr.startswith("interrupted: ") and stderr.count("\n") == 1
+    deals = lines_of(out)
+    assert len(deals) >= 2 and f"holds {len(deals)} of 100,000 deals" in stderr
+    for d in deals:
+        check_deal(d)

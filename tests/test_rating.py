@@ -1,0 +1,157 @@
+"""Difficulty ratings and ``scoundrel-solve rate``.
+
+Labels depend on the packaged calibration, which is rebuilt from time to
+time: tests check that a printed label is the one the calibration gives,
+never a fixed label (except ``unwinnable``).  Solo numbered deals are rated
+in a fraction of a second; co-op only on a 14-card dungeon.
+"""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver import Rules, State, deal, parse_cards, parse_line, replay
+from solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration, play_greedy
+
+try:
+    from solver.search import load_core
+    load_core()
+except Exception:  # pragma: no cover - depends on the build
+    pytest.skip("ratings need the compiled search core", allow_module_level=True)
+
+UNWINNABLE_SEED = 14   # solo classic: proven best score -188 (benchmarks/results/solo-classic.jsonl)
+COOP_DECK = "2H 3D 8S 8D 5S TS TD QS 4H 6H 7D AD 4S AH"   # first 14 cards of co-op deal 6
+
+
+def _runner() -> CliRunner:
+    try:  # click < 8.2 mixes stderr into output unless told not to
+        return CliRunner(mix_stderr=False)
+    except TypeError:
+        return CliRunner()
+
+
+def run(*args, code=0):
+    result = _runner().invoke(cli, list(args))
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    return result
+
+
+def play_all(state: State, actions) -> State:
+    for action in actions:
+        state = state.play(action)
+    return state
+
+
+def final_score(deck, rules: Rules, line: str) -> int:
+    end = replay(State.new(tuple(parse_cards(" ".join(deck))), rules), parse_line(line))[-1]
+    assert end.finished
+    return end.score
+
+
+# ------------------------------------------------------------------ library
+@pytest.mark.parametrize("seed", [42, 7])
+def test_label_is_the_calibrations_and_both_lines_replay_to_the_score(seed):
+    rules = Rules()
+    r = apply_calibration(analyse(deal(seed, rules), rules, seed))
+    assert r.exact and r.won and r.label in LABEL_NAMES[:-1]
+    d = r.as_dict()
+    assert final_score(d["deck"], rules, d["line"]) == r.score
+    canonical = play_all(State.new(deal(seed, rules), rules), r.canonical)
+    assert canonical.finished and canonical.score == r.score
+    assert 0 <= r.critical <= r.decisions and 0 <= r.first_winning <= r.first_choices
+    assert all(0.0 <= v <= 1.0 for v in r.features.values())
+
+
+def test_unwinnable_deal_is_labelled_unwinnable():
+    r = apply_calibration(analyse(deal(UNWINNABLE_SEED, Rules()), Rules(), UNWINNABLE_SEED))
+    assert r.exact and not r.won and r.score <= 0
+    assert r.label == "unwinnable" and r.difficulty is None
+
+
+def test_easy_flee_ratings_end():
+    # consecutive avoids are legal with the easy flee rule: neither the greedy
+    # player nor the canonical line may avoid round in circles
+    rules = Rules(flee="easy")
+    start = State.new(deal(7, rules), rules)
+    assert play_greedy(start).finished
+    r = analyse(deal(7, rules), rules, 7)
+    end = play_all(start, r.canonical)
+    assert end.finished and end.score == r.score
+
+
+# ---------------------------------------------------------------- rate --json
+def test_rate_json_is_the_rating_with_its_seed():
+    out = json.loads(run("rate", "--seed", "42", "--json").stdout)
+    rules = Rules()
+    expected = apply_calibration(analyse(deal(42, rules), rules, 42)).as_dict()
+    assert out["seed"] == 42 and out["deck"] == expected["deck"]
+    for key in ("score", "won", "exact", "line", "label", "difficulty", "features", "decisions", "critical",
+                "canonical_line", "first_choices", "first_winning", "calibrated"):
+        assert out[key] == expected[key], key
+    assert out["label"] in LABEL_NAMES
+    assert final_score(out["deck"], rules, out["line"]) == out["score"]
+
+
+def test_rate_json_unwinnable():
+    out = json.loads(run("rate", "--seed", str(UNWINNABLE_SEED), "--json").stdout)
+    assert (out["label"], out["won"], out["exact"]) == ("unwinnable", False, True)
+    assert out["score"] <= 0
+
+
+# ------------------------------------------------------------------ rate text
+def test_rate_text_names_every_feature():
+    r = apply_calibration(analyse(deal(42, Rules()), Rules(), 42))
+    text = run("rate", "--seed", "42").stdout
+    assert text.startswith("Deal 42 (solo, classic flee, strict weapons)\n"
+                           f"WIN, proven optimal score {r.score}\n")
+    assert f"Difficulty: {r.label}, harder than {r.difficulty:.0f}% of the " in text
+    assert "winnable solo deals in the calibration" in text
+    assert f"critical decisions: {r.critical} of {r.decisions} along the optimal line" in text
+    assert f"first moves that still win: {r.first_winning} of {r.first_choices}" in text
+    assert f"margin: score {r.score} of 30" in text
+    assert "greedy player: " in text
+    assert f"proof: {r.nodes:,} nodes" in text
+
+
+def test_rate_text_unwinnable_exits_0():
+    text = run("rate", "--seed", str(UNWINNABLE_SEED)).stdout
+    assert "LOSS, proven: the deal cannot be won" in text
+    assert "Difficulty: unwinnable" in text
+
+
+def test_rate_other_rules_say_which_table_they_are_rated_against():
+    text = run("rate", "--seed", "42", "--durability", "lenient").stdout
+    assert "(calibrated on solo, classic flee, strict weapons; other rules are rated against that table)" in text
+
+
+def test_rate_coop_custom_dungeon():
+    result = run("rate", "--mode", "coop", "--deck", COOP_DECK, "--json")
+    out = json.loads(result.stdout)
+    assert out["exact"] and out["won"] and out["seed"] is None
+    assert final_score(out["deck"], Rules(mode="coop"), out["line"]) == out["score"]
+    text = run("rate", "--mode", "coop", "--deck", COOP_DECK).stdout
+    assert "margin: score %d of 40" % out["score"] in text
+    if calibration().get("coop"):
+        assert out["calibrated"] and out["label"] in LABEL_NAMES
+    else:
+        assert (out["calibrated"], out["label"]) == (False, None)
+        assert "no calibration for co-op yet: features only" in text
+
+
+def test_rate_search_limit_is_not_proven_and_not_rated():
+    text = run("rate", "--seed", "7", "--max-nodes", "5").stdout
+    assert "NOT PROVEN" in text and "Difficulty" not in text
+
+
+@pytest.mark.parametrize("args", [
+    ["rate"],
+    ["rate", "--seed", "x"],
+    ["rate", "--seed", "1", "--deck", "5D"],
+    ["rate", "--deck", "5D 5D"],
+    ["rate", "--seed", "1", "--mode", "trio"],
+])
+def test_rate_bad_input_is_one_line_exit_2(args):
+    result = run(*args, code=2)
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert result.stdout == ""
