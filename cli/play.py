@@ -376,7 +376,7 @@ def _daily_game(game: GameOptions, date: Optional[datetime.date]):
             raise
         raise usage_error("the daily challenge is not available in this build") from None
     rules = game.rules()
-    when = date or datetime.date.today()
+    when = date or datetime.datetime.now(datetime.timezone.utc).date()  # the same day as `daily`
     challenge = daily_challenge(when, rules)
     chosen = Game(rules, tuple(challenge.deck), challenge.seed)
     title = f"Daily challenge {challenge.id} ({when.isoformat()}): {render.deal_title(chosen)}"
@@ -385,7 +385,7 @@ def _daily_game(game: GameOptions, date: Optional[datetime.date]):
 
 @click.command("play", help=PLAY_HELP)
 @game_options
-@click.option("--daily", is_flag=True, help="Play today's daily challenge (or that of --date).")
+@click.option("--daily", is_flag=True, help="Play today's daily challenge (today in UTC, or --date).")
 @click.option("--date", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
               help="With --daily: the challenge of that day.")
 @pretty_option
