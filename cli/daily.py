@@ -15,9 +15,8 @@ from solver.daily import METHOD, daily_challenge, parse_date
 from solver.rating import LABEL_NAMES
 
 from . import render
-from .options import Game, GameOptions, json_option, pretty_option
+from .options import Game, GameOptions, json_option, pretty_option, rule_options
 from .rate import json_text
-from .stats import rule_options
 
 DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a date.
 

@@ -15,8 +15,7 @@ from solver import Rules
 from solver.catalogue import CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue
 from solver.deal import check_seed
 
-from .options import GameOptions
-from .stats import rule_options
+from .options import GameOptions, rule_options
 
 EXIT_INTERRUPTED = 130
 

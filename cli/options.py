@@ -75,12 +75,9 @@ class GameOptions:
         raise usage_error("give --seed N (a numbered deal) or --deck \"CARDS\" (a custom dungeon)")
 
 
-def _rule_and_deck_params(f):
+def rule_options(f):
+    """The rule flags alone (commands that pick their own deals: stats, daily, generate)."""
     decorators = [
-        click.option("--seed", metavar="N", default=None,
-                     help="Numbered deal, 0 <= N < 2^64 (the same N always gives the same dungeon)."),
-        click.option("--deck", metavar="CARDS", default=None,
-                     help='Custom dungeon, top card first, e.g. "5D 3S 4H 9C" (spaces or commas).'),
         click.option("--mode", type=click.Choice(MODES), default="solo", show_default=True,
                      help="Solo Scoundrel or Scoundrel for Two."),
         click.option("--flee", type=click.Choice(FLEES), default="classic", show_default=True,
@@ -89,11 +86,23 @@ def _rule_and_deck_params(f):
                      help="Weapon after a kill: strict = only below the last kill, lenient = also equal. "
                           "[default: strict in solo, lenient in co-op]"),
         click.option("--deck-size", type=click.Choice([str(n) for n in DECK_SIZES]), default="52",
-                     show_default=True, help="Co-op pack of a numbered deal: 50 = no red aces, 54 = two jokers."),
+                     show_default=True, help="Co-op pack: 50 = no red aces, 54 = two jokers."),
     ]
     for decorator in reversed(decorators):
         f = decorator(f)
     return f
+
+
+def _rule_and_deck_params(f):
+    decorators = [
+        click.option("--seed", metavar="N", default=None,
+                     help="Numbered deal, 0 <= N < 2^64 (the same N always gives the same dungeon)."),
+        click.option("--deck", metavar="CARDS", default=None,
+                     help='Custom dungeon, top card first, e.g. "5D 3S 4H 9C" (spaces or commas).'),
+    ]
+    for decorator in reversed(decorators):
+        f = decorator(f)
+    return rule_options(f)
 
 
 def game_options(f):

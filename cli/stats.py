@@ -13,10 +13,10 @@ import time
 import click
 
 from solver import InputError, batch
-from solver.rules import DECK_SIZES, DURABILITIES, FLEES, MODES, Rules
+from solver.rules import Rules
 from solver.search import default_engine, load_core
 
-from .options import GameOptions, json_option, search_options, typed, usage_error
+from .options import GameOptions, json_option, rule_options, search_options, typed, usage_error
 
 EXIT_INTERRUPTED = 130
 RULE_PARAMS = ("mode", "flee", "durability", "deck_size")
@@ -50,24 +50,6 @@ Examples:
 the existing cluster at --address.  Exit status: 0 done, 1 a worker process
 died, 2 bad input, 3 search engine missing, 130 interrupted.
 """
-
-
-def rule_options(f):
-    """The rule flags of every command, without ``--seed/--deck``; pass them as ``game=GameOptions``."""
-    decorators = [
-        click.option("--mode", type=click.Choice(MODES), default="solo", show_default=True,
-                     help="Solo Scoundrel or Scoundrel for Two."),
-        click.option("--flee", type=click.Choice(FLEES), default="classic", show_default=True,
-                     help="Solo avoid rule: classic = not twice in a row, easy = always, hard = never."),
-        click.option("--durability", type=click.Choice(DURABILITIES), default=None,
-                     help="Weapon after a kill: strict = only below the last kill, lenient = also equal. "
-                          "[default: strict in solo, lenient in co-op]"),
-        click.option("--deck-size", type=click.Choice([str(n) for n in DECK_SIZES]), default="52",
-                     show_default=True, help="Co-op pack: 50 = no red aces, 54 = two jokers."),
-    ]
-    for decorator in reversed(decorators):
-        f = decorator(f)
-    return f
 
 
 @click.command("stats", help=STATS_HELP)

@@ -1148,18 +1148,8 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
                 or s.flee != {"classic": 0, "easy": 1, "hard": 2}[rules.flee]:
             raise ValueError("the searcher was made for other rules")
         s.nodes = 0
-    heroes = []
-    for h in state.heroes:
-        if not h.weapon:
-            heroes.append((h.health, 0, 0))
-        else:
-            heroes.append((h.health, h.weapon, FRESH if h.last_kill is None else h.last_kill))
-    pm = 0
-    for i in range(rules.heroes):
-        if state.potion_used[i]:
-            pm |= 1 << i
-    out = s.run([c.index for c in state.room], [c.index for c in state.dungeon], state.taken, heroes,
-                state.leader, pm, 1 if state.help_used else 0, 1 if state.can_avoid() else 0,
+    out = s.run([c.index for c in state.room], [c.index for c in state.dungeon], state.taken, _heroes_of(state),
+                state.leader, _potion_mask(state), 1 if state.help_used else 0, 1 if state.can_avoid() else 0,
                 int(max_nodes or 0), float(timeout or 0.0))
     pack = full_pack()
     line = []

@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import solver.search
-from cli.main import cli
+from clitools import invoke
 from solver import CoreMissingError
 
 SOLO_42 = ("4H 3H 5C 5D 5S TS 8S 7H 2D KC 7D 7C 3D TD 2S 5H 4C 6S 8H AC 3S 4D 2H 9H TH 9C KS 9S 9D "
@@ -28,17 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SMALL = "5D 3S 4H 9C 2D 7S"  # solo, optimal 18: 5D 9Cw 4H | 7Sw 3Sw 2D
 
 
-def _runner() -> CliRunner:
-    try:  # click < 8.2 mixes stderr into output unless told not to
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
 
 
 def run(*args, code=0):
-    result = _runner().invoke(cli, list(args))
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
-    return result
+    return invoke(args, code)
 
 
 @pytest.fixture

@@ -14,10 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from cli import daily as daily_cli
-from cli.main import cli
+from clitools import invoke
 from solver import Rules, State, deal, parse_cards, parse_line, replay
 from solver.daily import METHOD, _calibration_v1, daily_challenge
 from solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration
@@ -32,17 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DATE = "2026-03-14"
 
 
-def _runner() -> CliRunner:
-    try:  # click < 8.2 mixes stderr into output unless told not to
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
 
 
 def run(*args, code=0, input=None):
-    result = _runner().invoke(cli, list(args), input=input)
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
-    return result
+    return invoke(args, code, input)
 
 
 def one_error_line(result):

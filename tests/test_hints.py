@@ -16,11 +16,10 @@ import json
 import random
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import cli
+from clitools import invoke
 from solver import AVOID, PositionError, Rules, State, deal, parse_cards, solve
 from solver.cards import JOKER, full_pack, is_solo_card
 from solver.hints import (CACHE, SolveCache, TablePosition, exact_hint, known_bottom_after,
@@ -269,13 +268,7 @@ def test_coop_position_with_leader_and_partner():
 # ------------------------------------------------------------------------ CLI
 
 def _run(*args, code=0, input=None):
-    try:
-        runner = CliRunner(mix_stderr=False)
-    except TypeError:
-        runner = CliRunner()
-    result = runner.invoke(cli, list(args), input=input)
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
-    return result
+    return invoke(args, code, input)
 
 
 def test_cli_exact_hint_json_matches_library():

@@ -8,25 +8,20 @@ import sys
 import types
 
 import pytest
-from click.testing import CliRunner
 
 from cli import play as play_module
 from cli.main import cli
+from clitools import runner
 from solver import Rules, parse_cards, solve
 
 COOP_DECK = "2H 3D 8S 8D 5S TS TD QS 4H 6H 7D AD 4S AH"  # first 14 cards of co-op deal 6
 SMALL = "5D 3S 4H 9C 2D 7S"  # solo, optimal 18: 5D 9Cw 4H | 7Sw 3Sw 2D
 
 
-def _runner() -> CliRunner:
-    try:  # click < 8.2 mixes stderr into output unless told not to
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
 
 
 def play(*args, input="", code=0):
-    result = _runner().invoke(cli, ["play", *args], input=input)
+    result = runner().invoke(cli, ["play", *args], input=input)
     assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
     return result
 
@@ -63,7 +58,7 @@ def test_the_printed_replay_command_replays_the_game():
     command = next(l for l in out.splitlines() if l.startswith("Replay it: "))
     args = shlex.split(command[len("Replay it: "):])
     assert args[:2] == ["scoundrel-solve", "replay"]
-    replayed = _runner().invoke(cli, args[1:])
+    replayed = runner().invoke(cli, args[1:])
     assert replayed.exit_code == 0, replayed.stderr
     assert "Game over: won, score 30" in replayed.stdout
 
@@ -221,7 +216,7 @@ def test_ctrl_c_at_the_prompt_leaves_with_status_130(monkeypatch):
 def test_help_lists_the_commands():
     out = play("--seed", "42", input=lines("help", "q")).stdout
     assert "Commands: hint, hint table [N], undo [N], moves, look, help, quit" in out
-    assert "e.g." in _runner().invoke(cli, ["play", "--help"]).stdout
+    assert "e.g." in runner().invoke(cli, ["play", "--help"]).stdout
 
 
 def test_pretty_cards_in_and_out():

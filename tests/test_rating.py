@@ -8,9 +8,8 @@ in a fraction of a second; co-op only on a 14-card dungeon.
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from cli.main import cli
+from clitools import invoke
 from solver import Rules, State, deal, parse_cards, parse_line, replay
 from solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration, play_greedy
 
@@ -24,17 +23,10 @@ UNWINNABLE_SEED = 14   # solo classic: proven best score -188 (benchmarks/result
 COOP_DECK = "2H 3D 8S 8D 5S TS TD QS 4H 6H 7D AD 4S AH"   # first 14 cards of co-op deal 6
 
 
-def _runner() -> CliRunner:
-    try:  # click < 8.2 mixes stderr into output unless told not to
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
 
 
 def run(*args, code=0):
-    result = _runner().invoke(cli, list(args))
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
-    return result
+    return invoke(args, code)
 
 
 def play_all(state: State, actions) -> State:

@@ -12,9 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from cli.main import cli
+from clitools import invoke
 from solver import Rules
 from solver.batch import (BatchError, ResultsFile, Settings, parse_seeds, read_records, seeds_text, solve_seed,
                           summarise, wilson)
@@ -30,16 +29,10 @@ def core(monkeypatch):
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
 
 
-def _runner() -> CliRunner:
-    try:  # click < 8.2 mixes stderr into output unless told not to
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
 
 
 def run(*args, code=0):
-    result = _runner().invoke(cli, ["stats", *map(str, args)])
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
+    return invoke(["stats", *args], code)
     return result
 
 
