@@ -30,7 +30,7 @@ from typing import Iterable, Iterator, Optional
 from .deal import SeedError, check_seed
 from .errors import InputError
 from .rules import Rules
-from .search import DEFAULT_TT_MB, solve
+from .search import DEFAULT_TT_MB, default_engine, load_core, solve
 
 MAX_SEEDS = 10_000_000
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
@@ -91,6 +91,7 @@ class Settings:
     timeout: Optional[float] = None
     tt_mb: int = DEFAULT_TT_MB
     engine: Optional[str] = None  # None: solve()'s default, decided where the deal runs
+    win_only: bool = False        # only decide "winnable?" (no score): much faster, co-op above all
 
 
 def solve_seed(seed: int, settings: Settings) -> dict:
@@ -101,6 +102,8 @@ def solve_seed(seed: int, settings: Settings) -> dict:
     run; ``--resume`` solves it again.
     """
     record = {"seed": seed, "rules": settings.rules.as_dict()}
+    if settings.win_only and (settings.engine or default_engine()) == "core":
+        return _decide_seed(seed, settings, record)
     try:
         r = solve(seed=seed, rules=settings.rules, max_nodes=settings.max_nodes, timeout=settings.timeout,
                   tt_mb=settings.tt_mb, engine=settings.engine)
@@ -111,6 +114,34 @@ def solve_seed(seed: int, settings: Settings) -> dict:
         return record
     record.update(score=r.score, won=r.won, exact=r.exact, limit=r.limit, nodes=r.nodes,
                   seconds=round(r.seconds, 6), engine=r.engine, line=r.line_text)
+    return record
+
+
+def _decide_seed(seed: int, settings: Settings, record: dict) -> dict:
+    """Only "is deal ``seed`` winnable?": one cut-short search (``_core.decide``).
+
+    The record has ``won`` proven (``exact``) but no ``score``; a winning line
+    ends the search at once, so winnable deals are decided in a fraction of
+    the time of their exact score.
+    """
+    import time as _time
+
+    from .state import State
+    from .deal import deal as _deal
+
+    state = State.new(_deal(seed, settings.rules), settings.rules)
+    t0 = _time.perf_counter()
+    try:
+        d = load_core().decide(state, 1, max_nodes=settings.max_nodes or 0, timeout=settings.timeout or 0.0,
+                               tt_mb=settings.tt_mb)
+    except Exception as exc:  # noqa: BLE001 - recorded, and listed by the summary
+        record.update(score=None, won=None, exact=False, limit=None, question="win",
+                      error=f"{type(exc).__name__}: {exc}")
+        return record
+    reached = d["reached"]
+    record.update(score=None, won=reached, exact=reached is not None,
+                  limit=None if reached is not None else "nodes/time", nodes=d["nodes"],
+                  seconds=round(_time.perf_counter() - t0, 6), engine="core", question="win")
     return record
 
 
@@ -481,7 +512,7 @@ def summarise(records, rules: Rules, seeds=None) -> dict:
     not_exact = [r for r in recs if not (r.get("exact") and "error" not in r)]
     won = sum(1 for r in exact if r["won"])
     wins_found = sum(1 for r in not_exact if r.get("won"))
-    scores = [r["score"] for r in exact]
+    scores = [r["score"] for r in exact if r.get("score") is not None]
     histogram = {}
     for s in sorted(scores):
         histogram[str(s)] = histogram.get(str(s), 0) + 1
@@ -500,7 +531,7 @@ def summarise(records, rules: Rules, seeds=None) -> dict:
                      # winnable even when a limit left its best score unproven.
                      "at_least": won + wins_found, "at_most": won + len(not_exact),
                      "deals": len(recs)},
-        "score": {"mean": mean, "ci95": list(mean_interval) if mean_interval else None,
+        "score": {"deals": len(scores), "mean": mean, "ci95": list(mean_interval) if mean_interval else None,
                   "min": min(scores) if scores else None, "max": max(scores) if scores else None,
                   "histogram": histogram},
         "not_exact": [{"seed": r["seed"], "why": r.get("error") or f"{r.get('limit') or 'unknown'} limit",

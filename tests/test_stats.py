@@ -301,3 +301,19 @@ def test_ray_local_cluster_gives_the_local_results(core, tmp_path):
     ray = summary("--seeds", "1-8", "--backend", "ray", "--jobs", "1", "--out", tmp_path / "ray.jsonl")
     assert _scores(tmp_path / "ray.jsonl") == _scores(tmp_path / "local.jsonl")
     assert deterministic(ray) == deterministic(local)
+
+
+def test_win_only_decides_the_same_verdicts_without_scores(tmp_path, core):
+    full, quick = tmp_path / "full.jsonl", tmp_path / "win.jsonl"
+    run("--seeds", "1-40", "--flee", "hard", "--out", full, "--quiet")
+    run("--seeds", "1-40", "--flee", "hard", "--out", quick, "--win-only", "--quiet")
+    a = {r["seed"]: r for r in map(json.loads, full.read_text().splitlines())}
+    b = {r["seed"]: r for r in map(json.loads, quick.read_text().splitlines())}
+    assert set(a) == set(b) == set(range(1, 41))
+    for seed in a:
+        assert b[seed]["exact"] and b[seed]["won"] == a[seed]["won"] and b[seed]["score"] is None
+    s_full = summary("--summary", full)
+    s_quick = summary("--summary", quick)
+    assert s_quick["winnable"] == s_full["winnable"]
+    assert s_quick["score"]["deals"] == 0 and s_full["score"]["deals"] == 40
+    assert "winnability only" in run("--summary", quick).stdout
