@@ -248,3 +248,23 @@ def test_generate_ctrl_c_keeps_what_is_written(tmp_path):
     assert len(deals) >= 2 and f"holds {len(deals)} of 100,000 deals" in stderr
     for d in deals:
         check_deal(d)
+
+
+# Golden dailies of method v1: these must never change (docs/daily.md).  A failure
+# here means the method changed: that needs a new method version, not a new golden.
+GOLDEN_V1 = [
+    (("2026-11-29", {}, None), ("v1-2026-11-29-solo-classic-strict-any", 0, 10191103358663076331, 17, "hard")),
+    (("2026-11-29", {}, "easy"), ("v1-2026-11-29-solo-classic-strict-easy", 0, 18076228009517908072, 30, "easy")),
+    (("2026-11-29", {}, "expert"), ("v1-2026-11-29-solo-classic-strict-expert", 12, 5563014132882980095, 30,
+                                    "expert")),
+    (("2027-01-01", {"flee": "hard"}, None), ("v1-2027-01-01-solo-hard-strict-any", 4, 6928049829050946752, 13,
+                                              "easy")),
+]
+
+
+@pytest.mark.parametrize("ask,want", GOLDEN_V1)
+def test_golden_dailies_of_method_v1_never_change(ask, want):
+    from solver.daily import daily_challenge
+    date, rules, difficulty = ask
+    d = daily_challenge(date, Rules(**rules), difficulty)
+    assert (d.id, d.candidate, d.seed, d.score, d.rating.label) == want
