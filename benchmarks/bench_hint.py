@@ -28,7 +28,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import solver.hints as hints  # noqa: E402
-from solver import Rules, State, deal, format_line  # noqa: E402
+from solver import Rules, State, deal  # noqa: E402
 
 
 def random_position(rnd: random.Random, rules: Rules):

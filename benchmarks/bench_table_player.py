@@ -19,10 +19,11 @@ skips deals already in the file, so an interrupted run loses nothing.
         --out benchmarks/results/table-player.jsonl --resume
     python benchmarks/bench_table_player.py --summary benchmarks/results/table-player.jsonl
 
-The greedy player takes the move that leaves the most health now; ties go to
-the move that keeps the better weapon (higher value, then the higher last
-kill, fresh best); it avoids a room (when allowed) if the monsters of the room
-that its weapon cannot take add up to at least its health.
+The greedy player is the rating's baseline (``solver.rating.greedy_move``): the
+move that leaves the most health now; ties go to the move that keeps the
+better weapon (higher value, then the higher last kill, fresh best); it avoids
+a room (when allowed, never twice in a row) if the monsters of the room that
+its weapon cannot take add up to at least its health.
 """
 from __future__ import annotations
 
@@ -40,9 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solver import AVOID, Rules, State, deal, format_line, solve  # noqa: E402
-from solver.cards import MONSTER  # noqa: E402
+from solver import Rules, State, deal, solve  # noqa: E402
 from solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
+from solver.rating import play_greedy  # noqa: E402
 
 Z95 = 1.959963984540054
 
@@ -50,23 +51,6 @@ Z95 = 1.959963984540054
 def parse_seeds(text):
     a, _, b = text.partition("-")
     return list(range(int(a), int(b or a) + 1))
-
-
-def greedy_move(state: State):
-    hero = state.heroes[0]
-    acts = state.legal_actions()
-    if AVOID in acts:
-        unarmed = sum(c.value for c in state.room
-                      if c.kind == MONSTER and not hero.can_use_weapon(c.value, state.rules.lenient))
-        if unarmed >= hero.health:
-            return AVOID
-
-    def key(action):
-        if action is AVOID:
-            return (-10**6,)
-        h = state.play(action).heroes[0]
-        return (h.health, h.weapon, 99 if h.last_kill is None else h.last_kill)
-    return max(acts, key=key)
 
 
 def play_table(state: State, samples: int, seed: int):
@@ -89,15 +73,6 @@ def play_table(state: State, samples: int, seed: int):
     return state, moves, asked
 
 
-def play_greedy(state: State):
-    moves = []
-    while not state.finished:
-        action = greedy_move(state)
-        state = state.play(action)
-        moves.append(action)
-    return state, moves
-
-
 def run_one(job):
     seed, samples, rules_kw = job
     rules = Rules(**rules_kw)
@@ -107,7 +82,7 @@ def run_one(job):
     t1 = time.perf_counter()
     end, moves, asked = play_table(start, samples, seed)
     t2 = time.perf_counter()
-    gend, gmoves = play_greedy(start)
+    gend = play_greedy(start)
     return {"seed": seed, "rules": rules.as_dict(), "samples": samples,
             "exact_score": exact.score, "exact_won": exact.won, "exact": exact.exact,
             "table_score": end.score, "table_won": end.won, "table_moves": len(moves), "table_hints": asked,
@@ -200,7 +175,7 @@ def main(argv=None):
             print(f"\r{i}/{len(jobs)} deals, {el / i:.1f} s/deal, eta {el / i * (len(jobs) - i) / 60:.0f} min",
                   end="", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
-        print(f"\ninterrupted; rerun with --resume", file=sys.stderr)
+        print("\ninterrupted; rerun with --resume", file=sys.stderr)
         if pool:
             pool.terminate()
         sys.exit(130)

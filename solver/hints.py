@@ -20,15 +20,15 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from lru import LRU
 
-from .cards import JOKER, MONSTER, POTION, WEAPON, Card, parse_card
+from .cards import MONSTER, WEAPON, Card, parse_card
 from .rules import MAX_HEALTH, Rules
 from .search import DEFAULT_TT_MB, default_engine, load_core
-from .state import AVOID, Avoid, Hero, PositionError, State, Take
+from .state import Avoid, Hero, PositionError, State
 
 DEFAULT_SAMPLES = 100
 DEFAULT_RNG_SEED = 1

@@ -36,9 +36,8 @@ from __future__ import annotations
 
 import bisect
 import json
-import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Optional
 

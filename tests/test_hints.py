@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from clitools import invoke
 from solver import AVOID, PositionError, Rules, State, deal, parse_cards, solve
 from solver.cards import JOKER, full_pack, is_solo_card
-from solver.hints import (CACHE, SolveCache, TablePosition, exact_hint, known_bottom_after,
+from solver.hints import (SolveCache, TablePosition, exact_hint, known_bottom_after,
                           known_bottom_of_line, make_table_position, position_from_json, table_hint)
 from solver.reference import solve_reference
 

@@ -33,7 +33,6 @@ def core(monkeypatch):
 
 def run(*args, code=0):
     return invoke(["stats", *args], code)
-    return result
 
 
 def summary(*args) -> dict:

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Print the published winnability table (docs/statistics.md) from the stats results.
+
+Reads every ``benchmarks/results/stats/*.jsonl`` (written by ``scoundrel-solve
+stats``) and ``benchmarks/results/coop-52.jsonl`` (the solver benchmark's co-op
+deals), summarises each with ``solver.batch.summarise`` over the seeds present
+from 1 upwards without a gap, and prints one Markdown row per file with the
+command that reproduces it.
+
+    python benchmarks/stats_table.py
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from solver import Rules  # noqa: E402
+from solver.batch import read_records, summarise  # noqa: E402
+
+FILES = sorted((ROOT / "benchmarks/results/stats").glob("*.jsonl")) + [ROOT / "benchmarks/results/coop-52.jsonl"]
+
+
+def flags(rules: dict) -> str:
+    if rules["mode"] == "coop":
+        return f"--mode coop --deck-size {rules['deck_size']} --durability {rules['durability']}"
+    return f"--flee {rules['flee']} --durability {rules['durability']}"
+
+
+def name(rules: dict) -> str:
+    if rules["mode"] == "coop":
+        return f"co-op {rules['deck_size']}, {rules['durability']}"
+    return f"solo {rules['flee']}, {rules['durability']}"
+
+
+def main():
+    print("| variant | deals (seeds) | winnable | 95 % CI | mean optimal score (95 % CI) | not proven | command |")
+    print("|---|---|---|---|---|---|---|")
+    for path in FILES:
+        if not path.exists():
+            continue
+        records, _ = read_records(path)
+        if not records:
+            continue
+        by_seed = {r["seed"]: r for r in records}
+        n = 0
+        while n + 1 in by_seed:
+            n += 1
+        if n == 0:
+            continue
+        rules = records[0]["rules"]
+        s = summarise(records, Rules(**rules), range(1, n + 1))
+        w, sc = s["winnable"], s["score"]
+        lo, hi = w["ci95"]
+        win_only = all(r.get("question") == "win" for r in records)
+        mean = "— (winnability only)" if win_only or not sc["deals"] else (
+            f"{sc['mean']:.2f} ({sc['ci95'][0]:.2f}–{sc['ci95'][1]:.2f})")
+        rel = path.relative_to(ROOT)
+        extra = " --win-only" if win_only else ""
+        cmd = (f"`scoundrel-solve stats --seeds 1-{n} {flags(rules)}{extra} --out {rel} --resume`"
+               if "stats" in str(rel) else f"`scoundrel-solve stats --summary {rel}`")
+        print(f"| {name(rules)} | {n:,} (1–{n:,}) | {100 * w['fraction']:.2f} % ({w['won']:,}) | "
+              f"{100 * lo:.2f}–{100 * hi:.2f} % | {mean} | {len(s['not_exact'])} | {cmd} |")
+
+
+if __name__ == "__main__":
+    main()
