@@ -2,7 +2,8 @@
 """Print the published winnability table (docs/statistics.md) from the stats results.
 
 Reads every ``benchmarks/results/stats/*.jsonl`` (written by ``scoundrel-solve
-stats``) and ``benchmarks/results/coop-52.jsonl`` (the solver benchmark's co-op
+stats``; the repository keeps them as ``.jsonl.gz`` snapshots: ``gunzip -k`` one
+to resume its run) and ``benchmarks/results/coop-52.jsonl`` (the solver benchmark's co-op
 deals), summarises each with ``solver.batch.summarise`` over the seeds present
 from 1 upwards without a gap, and prints one Markdown row per file with the
 command that reproduces it.
@@ -11,6 +12,8 @@ command that reproduces it.
 """
 from __future__ import annotations
 
+import gzip
+import json
 import sys
 from pathlib import Path
 
@@ -21,7 +24,28 @@ if str(ROOT) not in sys.path:
 from solver import Rules  # noqa: E402
 from solver.batch import read_records, summarise  # noqa: E402
 
-FILES = sorted((ROOT / "benchmarks/results/stats").glob("*.jsonl")) + [ROOT / "benchmarks/results/coop-52.jsonl"]
+STATS = ROOT / "benchmarks/results/stats"
+
+
+def _files():
+    """Each results file once: the plain one where a run is going on, else its .gz snapshot."""
+    names = {}
+    for path in sorted(STATS.glob("*.jsonl.gz")) + sorted(STATS.glob("*.jsonl")):
+        names[path.name.removesuffix(".gz")] = path   # the plain file wins
+    return [names[k] for k in sorted(names)] + [ROOT / "benchmarks/results/coop-52.jsonl"]
+
+
+def _records(path: Path) -> list:
+    if path.suffix != ".gz":
+        return read_records(path)[0]
+    out = []
+    with gzip.open(path, "rt") as fh:
+        for line in fh:
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass   # a torn last line of a snapshot
+    return out
 
 
 def flags(rules: dict) -> str:
@@ -39,10 +63,10 @@ def name(rules: dict) -> str:
 def main():
     print("| variant | deals (seeds) | winnable | 95 % CI | mean optimal score (95 % CI) | not proven | command |")
     print("|---|---|---|---|---|---|---|")
-    for path in FILES:
+    for path in _files():
         if not path.exists():
             continue
-        records, _ = read_records(path)
+        records = _records(path)
         if not records:
             continue
         by_seed = {r["seed"]: r for r in records}
@@ -58,7 +82,7 @@ def main():
         win_only = all(r.get("question") == "win" for r in records)
         mean = "— (winnability only)" if win_only or not sc["deals"] else (
             f"{sc['mean']:.2f} ({sc['ci95'][0]:.2f}–{sc['ci95'][1]:.2f})")
-        rel = path.relative_to(ROOT)
+        rel = path.relative_to(ROOT).with_name(path.name.removesuffix(".gz"))
         extra = " --win-only" if win_only else ""
         cmd = (f"`scoundrel-solve stats --seeds 1-{n} {flags(rules)}{extra} --out {rel} --resume`"
                if "stats" in str(rel) else f"`scoundrel-solve stats --summary {rel}`")
