@@ -256,7 +256,14 @@ def _bin(score: int, width: int) -> int:
 
 
 def _pct(x: float) -> str:
-    return f"{x * 100:.1f} %"
+    """A percentage to 0.1, with more digits near 0 and 100 % so a bound is never
+    rounded onto them (99.997 %, not 100.0 %)."""
+    text = f"{x * 100:.1f}"
+    digits = 1
+    while digits < 4 and 0 < x < 1 and float(text) in (0.0, 100.0):
+        digits += 1
+        text = f"{x * 100:.{digits}f}"
+    return text + " %"
 
 
 def _duration(seconds) -> str:
