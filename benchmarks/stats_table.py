@@ -32,7 +32,9 @@ def _files():
     names = {}
     for path in sorted(STATS.glob("*.jsonl.gz")) + sorted(STATS.glob("*.jsonl")):
         names[path.name.removesuffix(".gz")] = path   # the plain file wins
-    return [names[k] for k in sorted(names)] + [ROOT / "benchmarks/results/coop-52.jsonl"]
+    order = [f"solo-{f}-{d}.jsonl" for f in ("classic", "easy", "hard") for d in ("strict", "lenient")]
+    ranked = sorted(names, key=lambda k: (order.index(k) if k in order else len(order), k))
+    return [names[k] for k in ranked] + [ROOT / "benchmarks/results/coop-52.jsonl"]
 
 
 def _records(path: Path) -> list:
@@ -81,13 +83,13 @@ def main():
         lo, hi = w["ci95"]
         win_only = all(r.get("question") == "win" for r in records)
         mean = "— (winnability only)" if win_only or not sc["deals"] else (
-            f"{sc['mean']:.2f} ({sc['ci95'][0]:.2f}–{sc['ci95'][1]:.2f})")
+            f"{sc['mean']:.2f} ({sc['ci95'][0]:.2f} to {sc['ci95'][1]:.2f})")
         rel = path.relative_to(ROOT).with_name(path.name.removesuffix(".gz"))
         extra = " --win-only" if win_only else ""
         cmd = (f"`scoundrel-solve stats --seeds 1-{n} {flags(rules)}{extra} --out {rel} --resume`"
                if "stats" in str(rel) else f"`scoundrel-solve stats --summary {rel}`")
         print(f"| {name(rules)} | {n:,} (1–{n:,}) | {100 * w['fraction']:.2f} % ({w['won']:,}) | "
-              f"{100 * lo:.2f}–{100 * hi:.2f} % | {mean} | {len(s['not_exact'])} | {cmd} |")
+              f"{100 * lo:.3f}–{100 * hi:.3f} % | {mean} | {len(s['not_exact'])} | {cmd} |")
 
 
 if __name__ == "__main__":
