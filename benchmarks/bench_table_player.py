@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing as mp
 import signal
 import statistics
@@ -43,9 +42,10 @@ if str(ROOT) not in sys.path:
 
 from solver import Rules, State, deal, solve  # noqa: E402
 from solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
+from solver.batch import read_records  # noqa: E402
+from solver.intervals import wilson  # noqa: E402
 from solver.rating import play_greedy  # noqa: E402
 
-Z95 = 1.959963984540054
 
 
 def parse_seeds(text):
@@ -91,16 +91,6 @@ def run_one(job):
             "seconds_exact": round(t1 - t0, 4), "seconds_table": round(t2 - t1, 3)}
 
 
-def wilson(k, n):
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    z2 = Z95 ** 2
-    c = (p + z2 / (2 * n)) / (1 + z2 / n)
-    h = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, c - h), min(1.0, c + h)
-
-
 def summary(records):
     n = len(records)
     if not n:
@@ -126,16 +116,9 @@ def summary(records):
           f"max {max(secs):.1f} s; hints per game: mean {statistics.mean(hints):.1f}")
 
 
-def load(path):
-    recs = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            recs[r["seed"]] = r
-    return recs
+def load(path) -> dict:
+    """Seed -> record of a results file (none if it does not exist; torn lines skipped)."""
+    return {r["seed"]: r for r in read_records(path)[0]} if path.exists() else {}
 
 
 def _init_worker():

@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from solver import Rules, deal  # noqa: E402
-from solver.batch import parse_seeds  # noqa: E402
+from solver.batch import parse_seeds, read_records  # noqa: E402
 from solver.rating import LABEL_NAMES, analyse, apply_calibration, build_calibration  # noqa: E402
 
 PACKAGE_FILE = ROOT / "solver" / "data" / "calibration.json"
@@ -55,15 +55,8 @@ def _ignore_sigint():
 
 
 def load(path: Path) -> dict:
-    recs = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            recs[r["seed"]] = r
-    return recs
+    """Seed -> record of a results file (none if it does not exist; torn lines skipped)."""
+    return {r["seed"]: r for r in read_records(path)[0]} if path.exists() else {}
 
 
 def cmd_analyse(args):

@@ -16,7 +16,6 @@ from solver.rating import LABEL_NAMES
 
 from . import render
 from .options import Game, GameOptions, json_option, pretty_option, rule_options
-from .rate import json_text
 
 DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a date.
 
@@ -86,7 +85,7 @@ def daily_command(when, difficulty, reveal, as_json, pretty, **rule_flags):
     if noisy:
         click.echo("\r\033[K", err=True, nl=False)
     if as_json:
-        click.echo(json_text(challenge.as_dict(reveal)))
+        click.echo(render.json_text(challenge.as_dict(reveal)))
         return
     for text in daily_lines(challenge, reveal, pretty):
         click.echo(text)

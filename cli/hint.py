@@ -189,8 +189,7 @@ def _show(hint: Hint, chosen, as_json, pretty, position, moves=0):
         else:
             out["position"] = {k: v for k, v in hint.state.as_dict().items() if k != "dungeon"}
         out.update(hint.as_dict())
-        from .main import _print_json
-        _print_json(out)
+        click.echo(render.json_text(out))
         return
     if chosen is not None:
         click.echo(render.deal_title(chosen) + (f", after {moves} move{'s' if moves != 1 else ''}" if moves else ""))

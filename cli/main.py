@@ -6,7 +6,6 @@ line on stderr, ``error: ...``; bad input never shows a traceback.
 """
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -62,9 +61,7 @@ class ScoundrelGroup(OneLineErrors, click.Group):
 
 
 def _print_json(obj: dict) -> None:
-    """One JSON object, a key per line, each value on one line (decks stay readable)."""
-    body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in obj.items())
-    click.echo("{\n" + body + "\n}")
+    click.echo(render.json_text(obj))
 
 
 # ----------------------------------------------------------------- main job

@@ -4,7 +4,6 @@ The work is done by :mod:`solver.rating`; this module parses and prints.
 """
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -48,17 +47,11 @@ def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb):
         click.echo("rating a co-op deal: its exact solve and win checks can take minutes ...", err=True)
     rating = rate(chosen.deck, chosen.rules, chosen.seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout)
     if as_json:
-        click.echo(json_text(rating.as_dict()))
+        click.echo(render.json_text(rating.as_dict()))
         return
     click.echo(render.deal_title(chosen))
     for text in rating_lines(rating, custom=chosen.seed is None):
         click.echo(text)
-
-
-def json_text(obj: dict) -> str:
-    """One JSON object, a key per line, each value on one line (as the main job prints it)."""
-    body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in obj.items())
-    return "{\n" + body + "\n}"
 
 
 def _percent(share: float) -> str:

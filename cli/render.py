@@ -5,9 +5,17 @@ what these return.
 """
 from __future__ import annotations
 
+import json
+
 from solver import Avoid, Result, State, Take
 
 MINUS, ARROW = "\u2212", "\u2192"  # − and →, as a player would write them
+
+
+def json_text(obj: dict) -> str:
+    """One JSON object, a key per line, each value on one line (decks stay readable)."""
+    body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in obj.items())
+    return "{\n" + body + "\n}"
 
 
 def card_text(card, pretty: bool = False) -> str:

@@ -29,11 +29,11 @@ from typing import Iterable, Iterator, Optional
 
 from .deal import SeedError, check_seed
 from .errors import InputError
+from .intervals import mean_ci, wilson
 from .rules import Rules
 from .search import DEFAULT_TT_MB, default_engine, load_core, solve
 
 MAX_SEEDS = 10_000_000
-Z95 = 1.959963984540054  # the standard normal quantile of 0.975
 BACKENDS = ("local", "dask", "ray")
 # What the summary keeps of a record (the line text stays in the file only).
 SLIM_KEYS = ("seed", "score", "won", "exact", "limit", "error", "nodes", "seconds")
@@ -469,27 +469,6 @@ def run(seeds, settings: Settings, results: ResultsFile, backend) -> Iterator[di
 
 
 # ----------------------------------------------------------------- summary
-def wilson(k: int, n: int, z: float = Z95) -> Optional[tuple]:
-    """Wilson score interval of a proportion ``k/n`` (95 % by default), rounded to 6 places."""
-    if n <= 0:
-        return None
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (round(max(0.0, centre - half), 6), round(min(1.0, centre + half), 6))
-
-
-def mean_ci(values, z: float = Z95) -> tuple:
-    """``(mean, (low, high))``: normal approximation, sample standard deviation."""
-    n = len(values)
-    mean = math.fsum(values) / n
-    if n < 2:
-        return round(mean, 4), None
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(var / n)
-    return round(mean, 4), (round(mean - half, 4), round(mean + half, 4))
-
-
 def percentile(sorted_values, q: float):
     """Nearest-rank percentile (``q`` in 0..100) of an ascending list."""
     k = max(1, math.ceil(q / 100 * len(sorted_values)))

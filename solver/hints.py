@@ -26,6 +26,7 @@ from typing import Optional
 from lru import LRU
 
 from .cards import MONSTER, WEAPON, Card, parse_card
+from .intervals import mean_ci, wilson
 from .rules import MAX_HEALTH, Rules
 from .search import DEFAULT_TT_MB, default_engine, load_core
 from .state import Avoid, Hero, PositionError, State
@@ -35,7 +36,6 @@ DEFAULT_RNG_SEED = 1
 # Enumerate every distinct order of the unseen cards when there are at most
 # this many (or at most --samples, if larger): the hint is then exact.
 ENUMERATE_LIMIT = 720
-Z95 = 1.959963984540054
 
 
 # ------------------------------------------------------------------ cache
@@ -237,9 +237,10 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
     t0 = time.perf_counter()
     valuer = _Valuer(state.rules, tt_mb, max_nodes, timeout, cache, engine)
     hits0 = valuer.cache.hits
-    values = []
+    values, children = [], []
     for action in state.legal_actions():
         child = state.play(action)
+        children.append(child)
         values.append(ActionValue(action, valuer.value(child), exact=True))
     exact = valuer.exact
     if not exact:
@@ -248,7 +249,7 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
     ranked = tuple(values[i] for i in order)
     best = ranked[0]
     plan = [best.action]
-    child = state.play(best.action)
+    child = children[order[0]]
     if not child.finished and child.rooms_done == state.rooms_done:
         res = solve(state=child, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout, engine=engine)
         if res.exact and exact and res.score != best.score:
@@ -364,16 +365,6 @@ def _multiset_permutations(items: list):
         a[i + 1:] = reversed(a[i + 1:])
 
 
-def _wilson(wins: int, n: int) -> tuple:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_seed: int = DEFAULT_RNG_SEED,
                tt_mb: int = 64, max_nodes=None, timeout=None, cache: Optional[SolveCache] = None,
                engine: Optional[str] = None, enumerate_limit: int = ENUMERATE_LIMIT) -> Hint:
@@ -439,10 +430,11 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
             lo_w = hi_w = wins / n if n else 0.0
             lo_m = hi_m = mean
         else:
-            lo_w, hi_w = _wilson(wins, n)
-            sd = math.sqrt(sum((s - mean) ** 2 for s in known) / (n - 1)) if n > 1 else 0.0
-            half = Z95 * sd / math.sqrt(n) if n else float("inf")
-            lo_m, hi_m = mean - half, mean + half
+            lo_w, hi_w = wilson(wins, n) or (0.0, 1.0)
+            if n:
+                lo_m, hi_m = mean_ci(known)[1] or (mean, mean)
+            else:
+                lo_m, hi_m = float("-inf"), float("inf")
         values.append(ActionValue(action, None, exact=exact_values and kind == "enumerated",
                                   win_rate=wins / n if n else 0.0, win_low=lo_w, win_high=hi_w,
                                   mean_score=mean, mean_low=lo_m, mean_high=hi_m, samples=n))

@@ -273,12 +273,13 @@ def _scores(path) -> dict:
     return {r["seed"]: (r["score"], r["won"], r["exact"], r["line"]) for r in lines(path)}
 
 
-def test_dask_local_cluster_gives_the_local_results(core, tmp_path):
-    pytest.importorskip("dask.distributed")
+@pytest.mark.parametrize("backend,module", [("dask", "dask.distributed"), ("ray", "ray")])
+def test_local_cluster_gives_the_local_results(core, tmp_path, backend, module):
+    pytest.importorskip(module)
     local = summary("--seeds", "1-8", "--out", tmp_path / "local.jsonl")
-    dask = summary("--seeds", "1-8", "--backend", "dask", "--jobs", "1", "--out", tmp_path / "dask.jsonl")
-    assert _scores(tmp_path / "dask.jsonl") == _scores(tmp_path / "local.jsonl")
-    assert deterministic(dask) == deterministic(local)
+    remote = summary("--seeds", "1-8", "--backend", backend, "--jobs", "1", "--out", tmp_path / f"{backend}.jsonl")
+    assert _scores(tmp_path / f"{backend}.jsonl") == _scores(tmp_path / "local.jsonl")
+    assert deterministic(remote) == deterministic(local)
 
 
 def test_dask_given_cluster_in_process(core):
@@ -292,14 +293,6 @@ def test_dask_given_cluster_in_process(core):
     local = list(run_batch([1, 2, 3], settings, ResultsFile(None, Rules()), LocalBackend(1)))
     key = lambda r: (r["seed"], r["score"], r["line"])  # noqa: E731
     assert sorted(map(key, via_dask)) == sorted(map(key, local))
-
-
-def test_ray_local_cluster_gives_the_local_results(core, tmp_path):
-    pytest.importorskip("ray")
-    local = summary("--seeds", "1-8", "--out", tmp_path / "local.jsonl")
-    ray = summary("--seeds", "1-8", "--backend", "ray", "--jobs", "1", "--out", tmp_path / "ray.jsonl")
-    assert _scores(tmp_path / "ray.jsonl") == _scores(tmp_path / "local.jsonl")
-    assert deterministic(ray) == deterministic(local)
 
 
 def test_win_only_decides_the_same_verdicts_without_scores(tmp_path, core):
