@@ -29,6 +29,9 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+cdef extern from *:
+    int __builtin_clz(unsigned int x) noexcept nogil
+
 cdef extern from "Python.h":
     # declared here without "except -1": a pending Ctrl-C is noted, not raised mid-search
     int _check_signals "PyErr_CheckSignals" ()
@@ -160,6 +163,50 @@ cdef inline bint _usable(int w, int k, int m, bint lenient) noexcept nogil:
     return m < k
 
 
+cdef inline uint32_t _present(Tally *t) noexcept nogil:
+    """Bit v set when a monster of value v is among the cards counted by ``t``."""
+    cdef uint32_t mask = 0
+    cdef int v
+    for v in range(2, 16):
+        if t.m[v]:
+            mask |= 1u << v
+    return mask
+
+
+cdef inline void _canon(Heroes *hs, uint32_t present, int nheroes, bint lenient) noexcept nogil:
+    """Rewrite each weapon as the simplest equivalent one for the monsters left.
+
+    A weapon only ever acts on the monsters still to come (``present``: bit v
+    for a monster of value v): what counts is which of them it may meet and the
+    damage each then deals.  So the last kill becomes the one that allows
+    exactly the same remaining monsters, a weapon stronger than every monster
+    it may still meet becomes as strong as the strongest of them (all deal 0),
+    and a weapon that may meet none of them becomes no weapon.  Equivalent
+    states then share table entries and dominate each other when enumerated.
+    """
+    cdef int j, lim, m
+    cdef uint32_t sub
+    for j in range(nheroes):
+        if hs.w[j] == 0:
+            hs.k[j] = 0
+            continue
+        lim = hs.k[j] if lenient else hs.k[j] - 1      # it may meet values <= lim
+        if lim > 15:
+            lim = 15
+        m = 0
+        if lim >= 2:
+            sub = present & ((2u << lim) - 1)
+            if sub:
+                m = 31 - __builtin_clz(sub)
+        if m == 0:
+            hs.w[j] = 0
+            hs.k[j] = 0
+        else:
+            hs.k[j] = m if lenient else m + 1
+            if hs.w[j] > m:
+                hs.w[j] = m
+
+
 cdef uint64_t LANE_HI = 0x0000808080808080ULL
 
 
@@ -206,6 +253,32 @@ cdef int _loss_bound(int8_t *val, int8_t *cost, int n, int budget, int mtot, int
     if killed >= mtot:
         return 0
     return killed - mtot
+
+
+cdef inline void _tally_card(Tally *t, int c, int d) noexcept nogil:
+    """Count card ``c`` ``d`` more times in ``t``."""
+    if KIND[c] == POTION:
+        t.p[VALUE[c]] += d
+    elif KIND[c] == WEAPON:
+        t.d[VALUE[c]] += d
+    else:
+        t.m[VALUE[c]] += d
+        t.mtot += d * VALUE[c]
+
+
+cdef inline void _child_tally(Tally *t, Outcome *o, Tally *ct) noexcept nogil:
+    """``ct`` = the cards of ``t`` minus the ones ``o`` takes."""
+    cdef int j, c
+    ct[0] = t[0]
+    for j in range(o.ntakes):
+        c = o.takes[j] & 63
+        if KIND[c] == POTION:
+            ct.p[VALUE[c]] -= 1
+        elif KIND[c] == WEAPON:
+            ct.d[VALUE[c]] -= 1
+        else:
+            ct.m[VALUE[c]] -= 1
+            ct.mtot -= VALUE[c]
 
 
 cdef int _cmp_order(const void *pa, const void *pb) noexcept nogil:
@@ -262,6 +335,7 @@ cdef class Searcher:
     # outcome groups (rotation, carried card) of the room start being enumerated
     cdef int16_t g_head[GROUPS]
     cdef uint32_t g_stamp[GROUPS]
+    cdef uint32_t g_present[GROUPS]
     cdef uint32_t stamp
     cdef int e_terminal_idx
     # transposition table
@@ -283,6 +357,19 @@ cdef class Searcher:
     cdef int e_final
     cdef int e_leader
     cdef int e_best_terminal
+    # rate_outcomes' memo of the damage per (next room, weapons): 256 slots
+    cdef uint64_t m_keys[256]
+    cdef uint32_t m_stamps[256]
+    cdef int16_t m_dmg[256]
+    cdef int m_sump[256]
+    cdef int m_maxp[256]
+    cdef uint32_t m_stamp
+    cdef int m_used
+    cdef Tally e_ptally        # the cards not yet taken on the enumeration's path
+    cdef int e_alpha           # outcomes whose bound cannot beat it need not be listed
+    cdef int e_pruned          # the largest bound of the outcomes not listed
+    cdef Tally *e_tally        # the cards of the room start being enumerated
+    cdef uint32_t e_present    # _present(e_tally)
 
     def __cinit__(self, int coop, int lenient, int flee, double tt_mb):
         cdef int d
@@ -298,6 +385,9 @@ cdef class Searcher:
             if self.out[d] == NULL:
                 raise MemoryError()
         memset(self.g_stamp, 0, sizeof(self.g_stamp))
+        memset(self.m_stamps, 0, sizeof(self.m_stamps))
+        self.m_stamp = 0
+        self.m_used = 0
         self.stamp = 0
         want = <uint64_t> (tt_mb * 1024.0 * 1024.0 / (BUCKET * sizeof(Entry)))
         b = 1
@@ -441,7 +531,9 @@ cdef class Searcher:
         """
         cdef Outcome *o
         cdef Outcome *b
-        cdef int i, g, idx, prev
+        cdef int i, g, idx, prev, c, v, j, n
+        cdef uint32_t present
+        cdef Heroes hc
         cdef uint64_t pk = 0
         if self.e_count >= MAXOUT:
             self.aborted = 4  # never drop an outcome silently
@@ -459,6 +551,23 @@ cdef class Searcher:
             if self.g_stamp[g] != self.stamp:
                 self.g_stamp[g] = self.stamp
                 self.g_head[g] = -1
+                # the monsters of the group's next room start (the same for the
+                # whole group): this one's minus the ones taken
+                present = self.e_present
+                for i in range(ntakes):
+                    c = takes[i] & 63
+                    if KIND[c] == MONSTER:
+                        v = VALUE[c]
+                        n = 0
+                        for j in range(ntakes):
+                            if KIND[takes[j] & 63] == MONSTER and VALUE[takes[j] & 63] == v:
+                                n += 1
+                        if n >= self.e_tally.m[v]:
+                            present &= ~(1u << v)
+                self.g_present[g] = present
+            hc = hs[0]
+            _canon(&hc, self.g_present[g], self.nheroes, self.lenient)
+            hs = &hc
             pk = _pack(hs)
             prev = -1
             idx = self.g_head[g]
@@ -505,7 +614,7 @@ cdef class Searcher:
         ``pcls``, ``ptarget``, ``pval`` describe the previous take and ``php``
         its hero's health before it (see ``_commute``).
         """
-        cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, cls, val
+        cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, cls, val, ub, slack
         cdef Heroes h2
         cdef int ntargets = 2 if (self.coop and not help_used) else 1
         cdef int leader = self.e_leader
@@ -598,10 +707,22 @@ cdef class Searcher:
                                     left = room[j]
                             self.add_outcome(&h2, 0, 0, left, takes, nt)
                     else:
+                        _tally_card(&self.e_ptally, c, -1)
+                        if ntakes <= 1 and self.e_alpha > NEG:
+                            # After the first take, the bound of the position reached
+                            # holds for every way to finish the room: when it cannot
+                            # beat alpha, none of them is worth listing.
+                            ub = self.bound(&self.e_ptally, &h2, &slack)
+                            if ub <= self.e_alpha:
+                                if ub > self.e_pruned:
+                                    self.e_pruned = ub
+                                _tally_card(&self.e_ptally, c, 1)
+                                continue
                         self.enum_takes(room, nroom, taken_mask | (1u << i), to_take - 1, h2,
                                         potion_mask | ((1 << target) if (kind == POTION) else 0),
                                         help_used | (t == 1), mleft - (v if kind == MONSTER else 0),
                                         takes, nt, i, cls, target, hs.hp[target], val)
+                        _tally_card(&self.e_ptally, c, 1)
 
     cdef int compact(self, Outcome *buf, int count) noexcept nogil:
         """Remove the outcomes that a later one dominated, keeping the order."""
@@ -615,31 +736,54 @@ cdef class Searcher:
 
     cdef void rate_outcomes(self, Outcome *buf, int count, Tally *t) noexcept nogil:
         """Give each child its upper bound and an ordering key: highest bound
-        first, then the most health left after the unavoidable damage."""
+        first, then the most health left after the unavoidable damage.
+
+        Children with the same next room (rotation and carried card) have the
+        same cards left, so their damage depends only on the weapons: it is
+        computed once per (next room, weapons) and remembered for the others.
+        """
         cdef Tally ct
         cdef Outcome *o
-        cdef int i, j, c, slack, ub
+        cdef int i, j, c, slack, ub, slot, dmg, sump, maxp
+        cdef bint have_ct
+        cdef uint64_t key
+        self.m_stamp += 1
         for i in range(count):
             o = &buf[i]
             if o.terminal:
                 continue
-            ct = t[0]
-            for j in range(o.ntakes):
-                c = o.takes[j] & 63
-                if KIND[c] == POTION:
-                    ct.p[VALUE[c]] -= 1
-                elif KIND[c] == WEAPON:
-                    ct.d[VALUE[c]] -= 1
-                else:
-                    ct.m[VALUE[c]] -= 1
-                    ct.mtot -= VALUE[c]
-            ub = self.bound(&ct, &o.hs, &slack)
+            key = ((<uint64_t> (o.rot * 64 + o.left + 1)) << 32) | ((o.pk >> 8) & 0xFFFF) \
+                | (((o.pk >> 32) & 0xFFFF) << 16)
+            slot = <int> (((key + 1) * 0x9E3779B97F4A7C15ULL) >> 56)
+            while self.m_stamps[slot] == self.m_stamp and self.m_keys[slot] != key:
+                slot = (slot + 1) & 255
+            if self.m_stamps[slot] == self.m_stamp:
+                ub = self.finish_bound(&o.hs, self.m_sump[slot], self.m_maxp[slot], self.m_dmg[slot], &slack)
+                have_ct = False
+            else:
+                _child_tally(t, o, &ct)
+                have_ct = True
+                dmg = self.damage(&ct, &o.hs, &sump, &maxp, NULL, NULL, NULL, NULL)
+                if self.m_used < 200:
+                    self.m_used += 1
+                    self.m_stamps[slot] = self.m_stamp
+                    self.m_keys[slot] = key
+                    self.m_dmg[slot] = dmg
+                    self.m_sump[slot] = sump
+                    self.m_maxp[slot] = maxp
+                ub = self.finish_bound(&o.hs, sump, maxp, dmg, &slack)
+            if ub == NEG:
+                # no win left: the finer loss bound, from the cards themselves
+                if not have_ct:
+                    _child_tally(t, o, &ct)
+                ub = self.bound(&ct, &o.hs, &slack)
             o.ub = ub
             if slack > 400:
                 slack = 400
             if slack < -400:
                 slack = -400
             o.order = ub * 1024 + slack + 400
+        self.m_used = 0
 
     cdef int sort_outcomes(self, Outcome *buf, int count) noexcept nogil:
         """Best first by ``order``; ties by enumeration order (deterministic)."""
@@ -672,26 +816,42 @@ cdef class Searcher:
                     self.aborted = 6
         return self.aborted
 
-    cdef int bound(self, Tally *t, Heroes *hs, int *slack) noexcept nogil:
-        """An upper bound on the score of any line from here.
+    cdef int damage(self, Tally *t, Heroes *hs, int *sump_out, int *maxp_out,
+                    int8_t *ival, int8_t *icost, int *nitems_out, int *maxm_out) noexcept nogil:
+        """The unavoidable damage of the cards counted by ``t`` (see ``bound``).
 
-        Health only comes from potions, and some damage is unavoidable: a
-        monster of value v costs at least v minus the weapon that meets it.
-        Relaxing the order of the cards, each weapon (a diamond still to come,
-        or a current weapon allowed to hit v) meets at most one monster of each
-        value under strict durability, any number under lenient.  ``slack``
-        receives the health that would be left (a move-ordering key).
+        Also gives the potions' total and largest value, and, when ``ival`` is
+        not NULL, the monsters as (value, least cost) items for ``_loss_bound``.
         """
-        cdef int v, i, c, hh, sump = 0, maxp = 0, dmg = 0, h, total, nw, nd, di, ci, best, dbest, cbest
+        cdef int v, i, c, hh, sump = 0, maxp = 0, dmg = 0, nw, nd, di, ci, best, dbest, cbest
         cdef int cand[8]
         cdef int dia[32]
-        cdef int8_t ival[64]
-        cdef int8_t icost[64]
         cdef int nitems = 0, maxm = 0
         for v in range(2, 11):
             if t.p[v]:
                 sump += v * t.p[v]
                 maxp = v
+        sump_out[0] = sump
+        maxp_out[0] = maxp
+        if self.lenient and ival == NULL:
+            # lenient and no items wanted: the best weapon that may meet v meets
+            # every monster of value v, so only the strongest diamond counts
+            nd = 0
+            for v in range(10, 1, -1):
+                if t.d[v]:
+                    nd = v
+                    break
+            for v in range(2, 16):
+                c = t.m[v]
+                if not c:
+                    continue
+                best = nd
+                for hh in range(self.nheroes):
+                    if hs.w[hh] > best and v <= hs.k[hh]:
+                        best = hs.w[hh]
+                if v > best:
+                    dmg += (v - best) * c
+            return dmg
         # the diamonds still to come, strongest first
         nd = 0
         for v in range(10, 1, -1):
@@ -725,18 +885,51 @@ cdef class Searcher:
                     di += 1
                 if self.lenient:
                     # a weapon may meet any number of equal monsters
-                    for hh in range(c):
-                        ival[nitems] = v
-                        icost[nitems] = v - best if v > best else 0
-                        nitems += 1
+                    if ival != NULL:
+                        for hh in range(c):
+                            ival[nitems] = v
+                            icost[nitems] = v - best if v > best else 0
+                            nitems += 1
                     if v > best:
                         dmg += (v - best) * c
                     break
-                ival[nitems] = v
-                icost[nitems] = v - best if v > best else 0
-                nitems += 1
+                if ival != NULL:
+                    ival[nitems] = v
+                    icost[nitems] = v - best if v > best else 0
+                    nitems += 1
                 if v > best:
                     dmg += v - best
+        if nitems_out != NULL:
+            nitems_out[0] = nitems
+            maxm_out[0] = maxm
+        return dmg
+
+    cdef int bound(self, Tally *t, Heroes *hs, int *slack) noexcept nogil:
+        """An upper bound on the score of any line from here.
+
+        Health only comes from potions, and some damage is unavoidable: a
+        monster of value v costs at least v minus the weapon that meets it.
+        Relaxing the order of the cards, each weapon (a diamond still to come,
+        or a current weapon allowed to hit v) meets at most one monster of each
+        value under strict durability, any number under lenient.  ``slack``
+        receives the health that would be left (a move-ordering key).
+        """
+        cdef int sump, maxp, dmg, nitems, maxm, ub
+        cdef int8_t ival[64]
+        cdef int8_t icost[64]
+        dmg = self.damage(t, hs, &sump, &maxp, NULL, NULL, NULL, NULL)
+        ub = self.finish_bound(hs, sump, maxp, dmg, slack)
+        if ub == NEG:
+            # no win is left: the loss bound needs the monsters as items
+            self.damage(t, hs, &sump, &maxp, ival, icost, &nitems, &maxm)
+            if self.coop:
+                return _loss_bound(ival, icost, nitems, hs.hp[0] + hs.hp[1] - 2 + sump, t.mtot, maxm)
+            return _loss_bound(ival, icost, nitems, hs.hp[0] - 1 + sump, t.mtot, maxm)
+        return ub
+
+    cdef int finish_bound(self, Heroes *hs, int sump, int maxp, int dmg, int *slack) noexcept nogil:
+        """``bound`` from its parts; NEG when only the finer loss bound can tell."""
+        cdef int i, h, total
         if self.coop:
             total = 0
             for i in range(2):
@@ -747,14 +940,14 @@ cdef class Searcher:
             if h < 2:
                 if not self.loss_phase:
                     return 0      # any loss scores <= 0; the finer bound only matters below 0
-                return _loss_bound(ival, icost, nitems, hs.hp[0] + hs.hp[1] - 2 + sump, t.mtot, maxm)
+                return NEG
             return total if total < h else h
         h = hs.hp[0] + sump - dmg
         slack[0] = h
         if h <= 0:
             if not self.loss_phase:
                 return 0
-            return _loss_bound(ival, icost, nitems, hs.hp[0] - 1 + sump, t.mtot, maxm)
+            return NEG
         if h >= MAXHP:
             return MAXHP + maxp
         return h
@@ -781,9 +974,21 @@ cdef class Searcher:
         cdef Outcome *o
         cdef int best = NEG, i, v, a, m
         cdef long long before
+        cdef int j, sel
+        cdef Outcome tmp
         for i in range(count):
             if best >= ub or best >= self.beta:
                 break
+            # the next child in the order of _cmp_order, by selection: most
+            # children are cut by their bound, so a full sort is wasted work
+            sel = i
+            for j in range(i + 1, count):
+                if _cmp_order(&buf[j], &buf[sel]) < 0:
+                    sel = j
+            if sel != i:
+                tmp = buf[i]
+                buf[i] = buf[sel]
+                buf[sel] = tmp
             o = &buf[i]
             if o.terminal:
                 if o.score > best:
@@ -832,9 +1037,15 @@ cdef class Searcher:
             return n // _gcd(n, 4)
         return 2
 
-    cdef void begin_room(self, int depth, int leader, bint final) noexcept nogil:
-        """Start collecting the outcomes of one room into ``out[depth]``."""
+    cdef void begin_room(self, int depth, int leader, bint final, Tally *t) noexcept nogil:
+        """Start collecting the outcomes of one room into ``out[depth]``; ``t``
+        counts the cards of the room start (room and dungeon)."""
         self.stamp += 1
+        self.e_tally = t
+        self.e_present = _present(t)
+        self.e_ptally = t[0]
+        self.e_alpha = NEG
+        self.e_pruned = NEG
         self.e_buf = self.out[depth]
         self.e_count = 0
         self.e_best_terminal = NEG
@@ -844,14 +1055,17 @@ cdef class Searcher:
         self.e_rot = 0
 
     cdef int enumerate_room(self, int depth, int n, Heroes *hs, int leader, int nrot,
-                            Tally *t) noexcept nogil:
+                            Tally *t, int alpha) noexcept nogil:
         """The outcomes of the room start in ``S[depth]`` (faced after 0 to
-        ``nrot - 1`` avoids) into ``out[depth]``, merged, rated and unsorted."""
+        ``nrot - 1`` avoids) into ``out[depth]``, merged, rated and unsorted.
+        Outcomes whose bound is <= ``alpha`` may be left out (NEG: list all);
+        ``e_pruned`` then holds the largest bound of those left out."""
         cdef int8_t *S = self.S[depth]
         cdef int i, r, nroom = 4 if n > 4 else n
         cdef uint8_t takes[4]
         cdef int8_t room[4]
-        self.begin_room(depth, leader, n <= 4)
+        self.begin_room(depth, leader, n <= 4, t)
+        self.e_alpha = alpha
         for r in range(nrot):
             self.e_rot = r
             for i in range(nroom):
@@ -871,7 +1085,7 @@ cdef class Searcher:
         if depth + 1 >= MAXDEPTH:
             return
         self.tally(self.S[depth], n, &t)
-        count = self.enumerate_room(depth, n, hs, leader, self.rotations(n, avoid_ok), &t)
+        count = self.enumerate_room(depth, n, hs, leader, self.rotations(n, avoid_ok), &t, NEG)
         if self.aborted:
             return
         for i in range(count):
@@ -899,6 +1113,8 @@ cdef class Searcher:
         cdef int8_t *S = self.S[depth]
         cdef int i, j, kk, c, ub, best, count, h0, slack
         cdef Tally t
+        cdef Heroes hc
+        cdef int pruned
         cdef uint64_t k1 = 0, k2 = 0
         cdef Entry *e
         cdef long long work = 1
@@ -912,6 +1128,9 @@ cdef class Searcher:
             self.aborted = 3
             return NEG
         self.tally(S, n, &t)
+        hc = hs[0]
+        _canon(&hc, _present(&t), self.nheroes, self.lenient)
+        hs = &hc
         for i in range(n):
             c = S[i]
             k1 ^= Z1[n - 1 - i][c]
@@ -960,11 +1179,13 @@ cdef class Searcher:
                     if ub <= alpha:
                         self.tt_hits += 1
                         return ub
-        count = self.enumerate_room(depth, n, hs, leader, self.rotations(n, avoid_ok), &t)
-        self.sort_outcomes(self.e_buf, count)
+        count = self.enumerate_room(depth, n, hs, leader, self.rotations(n, avoid_ok), &t, alpha)
+        pruned = self.e_pruned
         best = self.expand(depth, n, count, alpha, ub, leader, &work)
         if self.aborted:
             return NEG
+        if pruned > best:
+            best = pruned      # (only when best <= alpha: pruned outcomes are <= alpha)
         if work > <long long> 4000000000:
             work = <long long> 4000000000
         if best <= alpha:
@@ -1018,7 +1239,7 @@ cdef class Searcher:
             # part-way through a room: enumerate how it can end once, then search
             # the next room starts from them (expand builds a child as the carried
             # card + S[4:], so the dungeon is laid out from index 4).
-            self.begin_room(0, leader, len(dungeon) == 0)
+            self.begin_room(0, leader, len(dungeon) == 0, &t)
             for i in range(len(room)):
                 rm[i] = room[i]
             self.enum_takes(rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs,
@@ -1047,6 +1268,12 @@ cdef class Searcher:
                         "incumbent": self.inc_score, "steps": self._steps(), "aborted": 0}
         while True:
             self.loss_phase = alpha < 0
+            if not single:
+                # A null window: alpha + 1 is an upper bound already proven (the
+                # root's bound, or the last test's), so a line reaching it is
+                # optimal and the test may stop there.  Only the search for the
+                # best loss (alpha NEG) needs the full window.
+                self.beta = alpha + 1 if alpha > NEG else NO_BETA
             if midroom:
                 v = self.expand(0, n, count, alpha, ub, leader, &work)
             else:

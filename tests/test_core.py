@@ -28,6 +28,7 @@ run with ``pytest -m slow`` or with ``SCOUNDREL_SLOW=1`` in the environment.
 """
 from __future__ import annotations
 
+import dataclasses
 import faulthandler
 import json
 import os
@@ -54,7 +55,7 @@ from solver.notation import format_line, parse_line, replay
 from solver.reference import group_rooms
 from solver.result import Result
 from solver.rules import Rules
-from solver.state import AVOID, Avoid, State, Take
+from solver.state import AVOID, Avoid, Hero, State, Take
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus_known.jsonl"
@@ -412,6 +413,31 @@ def test_core_equals_reference_mid_game(rules, data):
         rules = data.draw(coop_rules(rules.durability))
     start, actions = data.draw(positions(rules, max_cards(rules) + (0 if rules.coop else 1), 5))
     check_against_reference(start, actions)
+
+
+@st.composite
+def armed_heroes(draw, rules: Rules):
+    """Heroes with any health, weapon and last kill (fresh, or any monster value): the
+    core rewrites each weapon as the simplest equivalent one for the monsters left, so
+    last kills between, equal to and above those monsters must all be met."""
+    def hero():
+        weapon = draw(st.integers(0, 10))
+        kill = None if not weapon else draw(st.one_of(st.none(), st.integers(2, 15)))
+        return Hero(draw(st.integers(1, 20)), weapon, kill)
+    return tuple(hero() for _ in range(rules.heroes))
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data())
+def test_core_equals_reference_with_worn_weapons(rules, data):
+    """Any weapon state at the start, including ones no game reaches this early."""
+    if rules.coop:
+        rules = data.draw(coop_rules(rules.durability))
+    deck = data.draw(dungeons(rules, max_cards(rules), 1))
+    fresh = State.new(deck, rules)
+    start = dataclasses.replace(fresh, heroes=data.draw(armed_heroes(rules)))
+    check_against_reference(start)
 
 
 # A few hand-made positions of each kind, so that each is met on every run whatever
