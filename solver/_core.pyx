@@ -89,6 +89,10 @@ cdef struct Tally:
     int16_t p[16]
     int16_t d[16]
     int mtot
+    int psum              # total value of the potions
+    uint32_t mmask        # bit v: some monster of value v (likewise pmask, dmask)
+    uint32_t pmask
+    uint32_t dmask
 
 cdef struct Step:
     int8_t rot
@@ -165,12 +169,7 @@ cdef inline bint _usable(int w, int k, int m, bint lenient) noexcept nogil:
 
 cdef inline uint32_t _present(Tally *t) noexcept nogil:
     """Bit v set when a monster of value v is among the cards counted by ``t``."""
-    cdef uint32_t mask = 0
-    cdef int v
-    for v in range(2, 16):
-        if t.m[v]:
-            mask |= 1u << v
-    return mask
+    return t.mmask
 
 
 cdef inline void _canon(Heroes *hs, uint32_t present, int nheroes, bint lenient) noexcept nogil:
@@ -256,29 +255,36 @@ cdef int _loss_bound(int8_t *val, int8_t *cost, int n, int budget, int mtot, int
 
 
 cdef inline void _tally_card(Tally *t, int c, int d) noexcept nogil:
-    """Count card ``c`` ``d`` more times in ``t``."""
+    """Count card ``c`` ``d`` (+1 or -1) more times in ``t``."""
+    cdef int v = VALUE[c]
     if KIND[c] == POTION:
-        t.p[VALUE[c]] += d
+        t.p[v] += d
+        t.psum += d * v
+        if t.p[v]:
+            t.pmask |= 1u << v
+        else:
+            t.pmask &= ~(1u << v)
     elif KIND[c] == WEAPON:
-        t.d[VALUE[c]] += d
+        t.d[v] += d
+        if t.d[v]:
+            t.dmask |= 1u << v
+        else:
+            t.dmask &= ~(1u << v)
     else:
-        t.m[VALUE[c]] += d
-        t.mtot += d * VALUE[c]
+        t.m[v] += d
+        t.mtot += d * v
+        if t.m[v]:
+            t.mmask |= 1u << v
+        else:
+            t.mmask &= ~(1u << v)
 
 
 cdef inline void _child_tally(Tally *t, Outcome *o, Tally *ct) noexcept nogil:
     """``ct`` = the cards of ``t`` minus the ones ``o`` takes."""
-    cdef int j, c
+    cdef int j
     ct[0] = t[0]
     for j in range(o.ntakes):
-        c = o.takes[j] & 63
-        if KIND[c] == POTION:
-            ct.p[VALUE[c]] -= 1
-        elif KIND[c] == WEAPON:
-            ct.d[VALUE[c]] -= 1
-        else:
-            ct.m[VALUE[c]] -= 1
-            ct.mtot -= VALUE[c]
+        _tally_card(ct, o.takes[j] & 63, -1)
 
 
 cdef int _cmp_order(const void *pa, const void *pb) noexcept nogil:
@@ -827,30 +833,27 @@ cdef class Searcher:
         cdef int cand[8]
         cdef int dia[32]
         cdef int nitems = 0, maxm = 0
-        for v in range(2, 11):
-            if t.p[v]:
-                sump += v * t.p[v]
-                maxp = v
+        cdef uint32_t mm
+        sump = t.psum
+        if t.pmask:
+            maxp = 31 - __builtin_clz(t.pmask)
         sump_out[0] = sump
         maxp_out[0] = maxp
         if self.lenient and ival == NULL:
             # lenient and no items wanted: the best weapon that may meet v meets
-            # every monster of value v, so only the strongest diamond counts
-            nd = 0
-            for v in range(10, 1, -1):
-                if t.d[v]:
-                    nd = v
-                    break
-            for v in range(2, 16):
-                c = t.m[v]
-                if not c:
-                    continue
+            # every monster of value v, so only the strongest diamond counts, and
+            # the monsters it kills for free need no look
+            nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
+            mm = t.mmask & ~((2u << nd) - 1)
+            while mm:
+                v = 31 - __builtin_clz(mm)
+                mm &= ~(1u << v)
                 best = nd
                 for hh in range(self.nheroes):
                     if hs.w[hh] > best and v <= hs.k[hh]:
                         best = hs.w[hh]
                 if v > best:
-                    dmg += (v - best) * c
+                    dmg += (v - best) * t.m[v]
             return dmg
         # the diamonds still to come, strongest first
         nd = 0
@@ -953,19 +956,10 @@ cdef class Searcher:
         return h
 
     cdef void tally(self, int8_t *S, int n, Tally *t) noexcept nogil:
-        cdef int i, c, v, kind
+        cdef int i
         memset(t, 0, sizeof(Tally))
         for i in range(n):
-            c = S[i]
-            kind = KIND[c]
-            v = VALUE[c]
-            if kind == POTION:
-                t.p[v] += 1
-            elif kind == WEAPON:
-                t.d[v] += 1
-            else:
-                t.m[v] += 1
-                t.mtot += v
+            _tally_card(t, S[i], 1)
 
     cdef int expand(self, int depth, int n, int count, int alpha, int ub, int leader,
                     long long *work) noexcept nogil:
@@ -1115,6 +1109,7 @@ cdef class Searcher:
         cdef Tally t
         cdef Heroes hc
         cdef int pruned
+        cdef uint32_t present
         cdef uint64_t k1 = 0, k2 = 0
         cdef Entry *e
         cdef long long work = 1
@@ -1129,7 +1124,8 @@ cdef class Searcher:
             return NEG
         self.tally(S, n, &t)
         hc = hs[0]
-        _canon(&hc, _present(&t), self.nheroes, self.lenient)
+        present = _present(&t)
+        _canon(&hc, present, self.nheroes, self.lenient)
         hs = &hc
         for i in range(n):
             c = S[i]
@@ -1157,11 +1153,14 @@ cdef class Searcher:
             if e.hi[h0] < ub:
                 ub = e.hi[h0]
         # an upper bound stored for a less worn weapon holds here too
+        # (weapons are canonical, see _canon: only last kills of the monsters left occur)
         for j in range(self.nheroes):
-            if hs.w[j] == 0 or hs.k[j] == FRESH:
+            if hs.w[j] == 0:
                 continue
             for i in range(hs.k[j] + 1, 17):
-                kk = FRESH if i == 16 else i
+                if not (present & (1u << (i if self.lenient else i - 1))):
+                    continue
+                kk = i
                 e = self.probe(k1 ^ ZH1[j][2][hs.k[j]] ^ ZH1[j][2][kk], k2 ^ ZH2[j][2][hs.k[j]] ^ ZH2[j][2][kk])
                 if e != NULL and e.hi[h0] < ub:
                     ub = e.hi[h0]
@@ -1170,8 +1169,9 @@ cdef class Searcher:
                         return ub
         if self.coop:
             # the value never decreases with hero 2's health either: an upper
-            # bound stored for more health holds here too
-            for i in range(hs.hp[1] + 1, MAXHP + 1):
+            # bound stored for a little more health holds here too (measured:
+            # probing up to 3 points above finds nearly every such cut)
+            for i in range(hs.hp[1] + 1, hs.hp[1] + 4 if hs.hp[1] + 4 <= MAXHP + 1 else MAXHP + 1):
                 e = self.probe(k1 ^ ZH1[1][0][hs.hp[1] & 127] ^ ZH1[1][0][i],
                                k2 ^ ZH2[1][0][hs.hp[1] & 127] ^ ZH2[1][0][i])
                 if e != NULL and e.hi[h0] < ub:
