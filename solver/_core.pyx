@@ -350,6 +350,8 @@ cdef class Searcher:
     cdef uint64_t tt_max_buckets
     cdef uint64_t tt_mask
     cdef public long long tests
+    cdef public list test_log   # (alpha, result, nodes so far) of each test of the last run
+    cdef public int step        # how far below the proven upper bound the next test asks
     cdef bint loss_phase      # alpha < 0: the loss bound is worth computing
     cdef int beta             # decide(): stop a room start as soon as a line reaches beta
     cdef public long long nodes, tt_hits, tt_stores, tt_used, tt_replaced
@@ -416,6 +418,8 @@ cdef class Searcher:
         self.loss_phase = False
         self.beta = NO_BETA
         self.tests = 0
+        self.test_log = []
+        self.step = 3
         self.tt_hits = 0
         self.tt_stores = 0
         self.tt_used = 0
@@ -1208,7 +1212,8 @@ cdef class Searcher:
             int single_alpha=0):
         """Search from a position given as Python ints (card codes, hero tuples)."""
         cdef Heroes hs
-        cdef int i, n, best, count = 0, ub, alpha, v, slack
+        cdef int i, n, best, count = 0, ub, alpha, v, slack, lo, hi
+        cdef bint high
         cdef Tally t
         cdef long long work = 0
         cdef bint midroom
@@ -1225,6 +1230,7 @@ cdef class Searcher:
         self.inc_found = 0
         self.inc_score = NEG
         self.inc_len = 0
+        self.test_log = []
         n = len(room) + len(dungeon)
         if n > MAXN:
             raise ValueError("too many cards")
@@ -1266,31 +1272,55 @@ cdef class Searcher:
             if self.inc_found and self.inc_score > alpha:
                 return {"value": None, "bound": self.inc_score, "high": True,
                         "incumbent": self.inc_score, "steps": self._steps(), "aborted": 0}
+        hi = ub          # proven upper bound
+        lo = NEG         # proven lower bound: the best line found, or a test's
+        high = False
         while True:
-            self.loss_phase = alpha < 0
+            if self.inc_found and self.inc_score > lo:
+                lo = self.inc_score
             if not single:
-                # A null window: alpha + 1 is an upper bound already proven (the
-                # root's bound, or the last test's), so a line reaching it is
-                # optimal and the test may stop there.  Only the search for the
-                # best loss (alpha NEG) needs the full window.
+                if lo >= hi:
+                    best = hi
+                    break
+                # A null window below the proven upper bound ``hi``: a line
+                # reaching alpha + 1 ends the test.  Each test that fails costs
+                # more than the one before, so the tests step down by ``step``
+                # (measured: 3 saves 25-50 % of the nodes of stepping by one, in
+                # co-op and in solo hard), and after a test that found a line,
+                # the next asks right below ``hi``.  Only the search for the best
+                # loss (alpha NEG, once no win is left) needs the full window.
+                if hi > 0:
+                    alpha = hi - (1 if high else self.step)
+                    if alpha < lo:
+                        alpha = lo
+                    if alpha < 0:
+                        alpha = 0
+                else:
+                    alpha = NEG
                 self.beta = alpha + 1 if alpha > NEG else NO_BETA
+            self.loss_phase = alpha < 0
             if midroom:
                 v = self.expand(0, n, count, alpha, ub, leader, &work)
             else:
                 v = self.node(0, n, &hs, leader, avoid_ok, alpha)
             self.tests += 1
+            self.test_log.append((alpha, v, self.nodes))
             if self.aborted:
                 break
             if single:
                 return {"value": None, "bound": v, "high": v > alpha,
                         "incumbent": self.inc_score if self.inc_found else None,
                         "steps": self._steps(), "aborted": 0}
-            if v > alpha or (self.inc_found and self.inc_score >= v):
+            if alpha == NEG:
                 best = v
                 break
-            # (Measured: undershooting with growing steps, or one plain branch and
-            # bound from alpha 0, costs more nodes than stepping down by one.)
-            alpha = v - 1 if v > 0 else NEG
+            high = v > alpha
+            if high:
+                # (a reused table can prove it without a line being walked)
+                if v > lo:
+                    lo = v
+            else:
+                hi = v
         if self.aborted == 6:
             raise KeyboardInterrupt
         return {
