@@ -4,7 +4,7 @@
 Reads every ``benchmarks/results/stats/*.jsonl`` (written by ``scoundrel-solve
 stats``; the repository keeps them as ``.jsonl.gz`` snapshots: ``gunzip -k`` one
 to resume its run) and ``benchmarks/results/coop-52.jsonl`` (the solver benchmark's co-op
-deals), summarises each with ``solver.batch.summarise`` over the seeds present
+deals, until a statistics run of co-op 52 exists), summarises each with ``solver.batch.summarise`` over the seeds present
 from 1 upwards without a gap, and prints one Markdown row per file with the
 command that reproduces it.
 
@@ -34,7 +34,11 @@ def _files():
         names[path.name.removesuffix(".gz")] = path   # the plain file wins
     order = [f"solo-{f}-{d}.jsonl" for f in ("classic", "easy", "hard") for d in ("strict", "lenient")]
     ranked = sorted(names, key=lambda k: (order.index(k) if k in order else len(order), k))
-    return [names[k] for k in ranked] + [ROOT / "benchmarks/results/coop-52.jsonl"]
+    files = [names[k] for k in ranked]
+    if not any(k.startswith("coop-52-lenient") for k in names):
+        # no statistics run of co-op 52 yet: the solver benchmark's deals stand in
+        files.append(ROOT / "benchmarks/results/coop-52.jsonl")
+    return files
 
 
 def _records(path: Path) -> list:

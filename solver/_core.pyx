@@ -43,6 +43,7 @@ DEF MAXOUT = 16384     # outcomes of one room start (easy flee: up to 54 rotatio
 DEF NO_BETA = 1000     # beta when not deciding: above every score
 DEF GROUPS = 4096      # outcome groups: rotation * 64 + carried card + 1
 DEF NEG = -30000
+DEF UNKNOWN = 30000     # node(): bound not computed yet
 DEF FRESH = 99         # last kill of an unused weapon
 DEF NCODES = 53        # card codes: Card.index, joker = 52
 DEF MAXHP = 20
@@ -744,7 +745,7 @@ cdef class Searcher:
                 n += 1
         return n
 
-    cdef void rate_outcomes(self, Outcome *buf, int count, Tally *t) noexcept nogil:
+    cdef void rate_outcomes(self, Outcome *buf, int count, Tally *t, int8_t *S, int n) noexcept nogil:
         """Give each child its upper bound and an ordering key: highest bound
         first, then the most health left after the unavoidable damage.
 
@@ -754,7 +755,8 @@ cdef class Searcher:
         """
         cdef Tally ct
         cdef Outcome *o
-        cdef int i, j, c, slack, ub, slot, dmg, sump, maxp
+        cdef int i, j, c, slack, ub, slot, dmg, sump, maxp, st
+        cdef int8_t C[MAXN]
         cdef bint have_ct
         cdef uint64_t key
         self.m_stamp += 1
@@ -774,6 +776,13 @@ cdef class Searcher:
                 _child_tally(t, o, &ct)
                 have_ct = True
                 dmg = self.damage(&ct, &o.hs, &sump, &maxp, NULL, NULL, NULL, NULL)
+                if S != NULL and self.lenient:
+                    # the child's room start: the carried card, then S rotated, minus its room
+                    st = (4 * o.rot + 4) % n
+                    C[0] = o.left
+                    for j in range(n - 4):
+                        C[j + 1] = S[(st + j) % n]
+                    dmg += self.forced_extra(C, n - 3, self.rotations(n - 3, 1), &o.hs, &ct)
                 if self.m_used < 200:
                     self.m_used += 1
                     self.m_stamps[slot] = self.m_stamp
@@ -934,6 +943,16 @@ cdef class Searcher:
             return _loss_bound(ival, icost, nitems, hs.hp[0] - 1 + sump, t.mtot, maxm)
         return ub
 
+    cdef int bound_at(self, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int *slack) noexcept nogil:
+        """``bound`` at a room start laid out in ``S``: with the damage its room forces."""
+        cdef int sump, maxp, dmg, ub
+        dmg = self.damage(t, hs, &sump, &maxp, NULL, NULL, NULL, NULL)
+        dmg += self.forced_extra(S, n, nrot, hs, t)
+        ub = self.finish_bound(hs, sump, maxp, dmg, slack)
+        if ub == NEG:
+            return self.bound(t, hs, slack)
+        return ub
+
     cdef int finish_bound(self, Heroes *hs, int sump, int maxp, int dmg, int *slack) noexcept nogil:
         """``bound`` from its parts; NEG when only the finer loss bound can tell."""
         cdef int i, h, total
@@ -1002,7 +1021,7 @@ cdef class Searcher:
                 break
             m = self.step_into(depth, n, o)
             before = self.nodes
-            v = self.node(depth + 1, m, &o.hs, (1 - leader) if self.coop else 0, 1 if self.flee != 2 else 0, a)
+            v = self.node(depth + 1, m, &o.hs, (1 - leader) if self.coop else 0, 1 if self.flee != 2 else 0, a, o.ub)
             work[0] += self.nodes - before
             if self.aborted:
                 return NEG
@@ -1026,6 +1045,56 @@ cdef class Searcher:
             C[m] = S[(start + j) % n]
             m += 1
         return m
+
+    cdef int forced_extra(self, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil:
+        """Damage the next room forces beyond what ``damage`` counts (lenient only).
+
+        ``damage`` lets every monster meet the best weapon still to come.  But
+        the room of this room start (or, after avoids, one of its ``nrot``
+        rotations) must be faced now: 3 of its 4 cards taken (all of a final
+        room), and a monster taken there meets a weapon the heroes hold or a
+        diamond of the same room.  Its extra cost over the relaxed one adds to
+        the unavoidable damage of a win; the card left behind is the one with
+        the largest extra, and of the rotations the cheapest counts.
+        """
+        cdef int r, j, c, v, hh, nd, local, glob, cost, e, tot, top, best = 1000000
+        cdef int nroom = 4 if n > 4 else n
+        if not self.lenient:
+            return 0
+        nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
+        for r in range(nrot):
+            local = 0
+            for j in range(nroom):
+                c = S[(4 * r + j) % n]
+                if KIND[c] == WEAPON and VALUE[c] > local:
+                    local = VALUE[c]
+            tot = 0
+            top = 0
+            for j in range(nroom):
+                c = S[(4 * r + j) % n]
+                if KIND[c] != MONSTER:
+                    continue
+                v = VALUE[c]
+                cost = local
+                glob = nd
+                for hh in range(self.nheroes):
+                    if hs.w[hh] and v <= hs.k[hh]:
+                        if hs.w[hh] > cost:
+                            cost = hs.w[hh]
+                        if hs.w[hh] > glob:
+                            glob = hs.w[hh]
+                cost = v - cost if v > cost else 0
+                e = cost - (v - glob if v > glob else 0)
+                tot += e
+                if e > top:
+                    top = e
+            if n > 4:
+                tot -= top
+            if tot < best:
+                best = tot
+                if best == 0:
+                    break
+        return best
 
     cdef int rotations(self, int n, int avoid_ok) noexcept nogil:
         """How many rotations of S can be faced: avoiding is a rotation by four."""
@@ -1070,7 +1139,7 @@ cdef class Searcher:
                 room[i] = S[(4 * r + i) % n]
             self.enum_takes(room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, t.mtot, takes, 0, -1, 0, 0, 0, 0)
         i = self.compact(self.e_buf, self.e_count)
-        self.rate_outcomes(self.e_buf, i, t)
+        self.rate_outcomes(self.e_buf, i, t, self.S[depth], n)
         return i
 
     cdef void rollout(self, int depth, int n, Heroes *hs, int leader, int avoid_ok) noexcept nogil:
@@ -1107,7 +1176,9 @@ cdef class Searcher:
         m = self.step_into(depth, n, o)
         self.rollout(depth + 1, m, &o.hs, (1 - leader) if self.coop else 0, 1 if self.flee != 2 else 0)
 
-    cdef int node(self, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha) noexcept nogil:
+    cdef int node(self, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha, int known_ub) noexcept nogil:
+        """The value of the room start in ``S[depth]`` if above ``alpha``, else an upper
+        bound <= alpha.  ``known_ub``: its bound as its parent rated it, or UNKNOWN."""
         cdef int8_t *S = self.S[depth]
         cdef int i, j, kk, c, ub, best, count, h0, slack
         cdef Tally t
@@ -1143,9 +1214,12 @@ cdef class Searcher:
             k2 ^= ZH2[1][0][hs.hp[1] & 127] ^ ZH2[1][1][hs.w[1]] ^ ZH2[1][2][hs.k[1]]
         k1 ^= ZX1[leader * 2 + avoid_ok]
         k2 ^= ZX2[leader * 2 + avoid_ok]
-        ub = self.bound(&t, hs, &slack)
-        if ub <= alpha:
-            return ub
+        if known_ub != UNKNOWN:
+            ub = known_ub     # the parent computed it (rate_outcomes), and it is > alpha
+        else:
+            ub = self.bound_at(&t, hs, S, n, self.rotations(n, avoid_ok), &slack)
+            if ub <= alpha:
+                return ub
         h0 = hs.hp[0] - 1
         e = self.probe(k1, k2)
         if e != NULL:
@@ -1251,7 +1325,7 @@ cdef class Searcher:
             self.enum_takes(rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs,
                             potion_mask, help_used, t.mtot, takes, 0, -1, 0, 0, 0, 0)
             count = self.compact(self.e_buf, self.e_count)
-            self.rate_outcomes(self.e_buf, count, &t)
+            self.rate_outcomes(self.e_buf, count, &t, NULL, 0)
             self.sort_outcomes(self.e_buf, count)
             for i in range(len(dungeon)):
                 self.S[0][4 + i] = dungeon[i]
@@ -1302,7 +1376,7 @@ cdef class Searcher:
             if midroom:
                 v = self.expand(0, n, count, alpha, ub, leader, &work)
             else:
-                v = self.node(0, n, &hs, leader, avoid_ok, alpha)
+                v = self.node(0, n, &hs, leader, avoid_ok, alpha, UNKNOWN)
             self.tests += 1
             self.test_log.append((alpha, v, self.nodes))
             if self.aborted:

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Re-solve a random sample of the deals of statistics results files and compare.
+
+A long statistics run spans builds and sessions; this checks that the scores it
+stored are the ones the current build proves, and that every stored line replays
+through the rules engine to its stored score.  It prints one line per file and
+exits 1 if any deal disagrees.
+
+    python benchmarks/audit_stats.py [--sample 200] [--rng-seed 1] [FILE ...]
+
+Without FILE it audits every ``benchmarks/results/stats/*.jsonl`` (or its
+``.jsonl.gz`` snapshot).
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from solver import Rules, solve  # noqa: E402
+from solver.deal import deal  # noqa: E402
+from solver.notation import parse_line, replay  # noqa: E402
+from solver.state import State  # noqa: E402
+
+STATS = ROOT / "benchmarks/results/stats"
+
+
+def records(path: Path) -> list:
+    opener = gzip.open if path.suffix == ".gz" else open
+    out = []
+    with opener(path, "rt") as fh:
+        for line in fh:
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass   # a torn last line
+    return out
+
+
+def default_files() -> list:
+    names = {}
+    for path in sorted(STATS.glob("*.jsonl.gz")) + sorted(STATS.glob("*.jsonl")):
+        names[path.name.removesuffix(".gz")] = path
+    return [names[k] for k in sorted(names)]
+
+
+def audit(path: Path, sample: int, rng: random.Random) -> tuple:
+    recs = [r for r in records(path) if r.get("exact")]
+    picked = rng.sample(recs, min(sample, len(recs)))
+    bad = []
+    t0 = time.perf_counter()
+    for rec in picked:
+        rules = Rules(**rec["rules"])
+        result = solve(seed=rec["seed"], rules=rules)
+        if not result.exact or result.score != rec["score"]:
+            bad.append(f"seed {rec['seed']}: stored {rec['score']}, now {result.score} (exact {result.exact})")
+            continue
+        if rec.get("line"):
+            start = State.new(deal(rec["seed"], rules), rules)
+            end = replay(start, parse_line(rec["line"]))[-1]
+            if not end.finished or end.score != rec["score"]:
+                bad.append(f"seed {rec['seed']}: stored line replays to {end.score}, not {rec['score']}")
+    return len(picked), bad, time.perf_counter() - t0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*", type=Path)
+    ap.add_argument("--sample", type=int, default=200, help="deals per file (default 200)")
+    ap.add_argument("--rng-seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    rng = random.Random(args.rng_seed)
+    failed = False
+    for path in args.files or default_files():
+        n, bad, secs = audit(path, args.sample, rng)
+        print(f"{path.name}: {n} deals re-solved in {secs:.1f} s, {len(bad)} disagree", flush=True)
+        for b in bad:
+            print("   ", b)
+        failed |= bool(bad)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
