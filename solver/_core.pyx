@@ -1288,6 +1288,7 @@ cdef class Searcher:
         cdef Heroes hs
         cdef int i, n, best, count = 0, ub, alpha, v, slack, lo, hi
         cdef bint high
+        cdef long long tests0
         cdef Tally t
         cdef long long work = 0
         cdef bint midroom
@@ -1346,6 +1347,7 @@ cdef class Searcher:
             if self.inc_found and self.inc_score > alpha:
                 return {"value": None, "bound": self.inc_score, "high": True,
                         "incumbent": self.inc_score, "steps": self._steps(), "aborted": 0}
+        tests0 = self.tests
         hi = ub          # proven upper bound
         lo = NEG         # proven lower bound: the best line found, or a test's
         high = False
@@ -1360,11 +1362,12 @@ cdef class Searcher:
                 # reaching alpha + 1 ends the test.  Each test that fails costs
                 # more than the one before, so the tests step down by ``step``
                 # (measured: 3 saves 25-50 % of the nodes of stepping by one, in
-                # co-op and in solo hard), and after a test that found a line,
-                # the next asks right below ``hi``.  Only the search for the best
+                # co-op and in solo hard), except the first test, right below the
+                # root's bound (where most solo deals score), and the one after a
+                # test that found a line.  Only the search for the best
                 # loss (alpha NEG, once no win is left) needs the full window.
                 if hi > 0:
-                    alpha = hi - (1 if high else self.step)
+                    alpha = hi - (1 if high or self.tests == tests0 else self.step)
                     if alpha < lo:
                         alpha = lo
                     if alpha < 0:
