@@ -309,3 +309,28 @@ def test_win_only_decides_the_same_verdicts_without_scores(tmp_path, core):
     assert s_quick["winnable"] == s_full["winnable"]
     assert s_quick["score"]["deals"] == 0 and s_full["score"]["deals"] == 40
     assert "winnability only" in run("--summary", quick).stdout
+
+
+def test_audit_script_finds_a_wrong_stored_score(tmp_path):
+    """benchmarks/audit_stats.py re-solves stored deals: a right record passes, a
+    tampered score or line is reported and the script exits 1."""
+    from pathlib import Path
+    from solver import Rules, solve
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "audit_stats.py"
+    rules = {"mode": "solo", "durability": "strict", "flee": "classic"}
+    res = solve(seed=7, rules=Rules(**rules))
+    good = {"seed": 7, "rules": rules, "score": res.score, "exact": True, "line": res.line_text}
+    ok = tmp_path / "ok.jsonl"
+    ok.write_text(json.dumps(good) + "\n")
+    run = subprocess.run([sys.executable, str(script), str(ok)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 deals re-solved" in run.stdout and "0 disagree" in run.stdout
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(dict(good, score=res.score - 1)) + "\n")
+    run = subprocess.run([sys.executable, str(script), str(bad)], capture_output=True, text=True)
+    assert run.returncode == 1 and "1 disagree" in run.stdout, run.stdout
+    short = tmp_path / "short.jsonl"
+    rooms = res.line_text.split(" | ")
+    short.write_text(json.dumps(dict(good, line=" | ".join(rooms[:-1]))) + "\n")
+    run = subprocess.run([sys.executable, str(script), str(short)], capture_output=True, text=True)
+    assert run.returncode == 1 and "replays" in run.stdout, run.stdout
