@@ -24,7 +24,7 @@ terminal it visited; the best such terminal and its path are kept as the
 *incumbent*, which is the optimal line when the search finishes and the
 best line found when a limit stops it.
 """
-from libc.stdlib cimport malloc, calloc, free, qsort
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -168,11 +168,6 @@ cdef inline bint _usable(int w, int k, int m, bint lenient) noexcept nogil:
     return m < k
 
 
-cdef inline uint32_t _present(Tally *t) noexcept nogil:
-    """Bit v set when a monster of value v is among the cards counted by ``t``."""
-    return t.mmask
-
-
 cdef inline void _canon(Heroes *hs, uint32_t present, int nheroes, bint lenient) noexcept nogil:
     """Rewrite each weapon as the simplest equivalent one for the monsters left.
 
@@ -255,29 +250,26 @@ cdef int _loss_bound(int8_t *val, int8_t *cost, int n, int budget, int mtot, int
     return killed - mtot
 
 
+cdef inline void _count(int16_t *counts, uint32_t *mask, int v, int d) noexcept nogil:
+    """Add ``d`` to ``counts[v]`` and keep bit v of ``mask`` = (``counts[v]`` != 0)."""
+    counts[v] += d
+    if counts[v]:
+        mask[0] |= 1u << v
+    else:
+        mask[0] &= ~(1u << v)
+
+
 cdef inline void _tally_card(Tally *t, int c, int d) noexcept nogil:
     """Count card ``c`` ``d`` (+1 or -1) more times in ``t``."""
     cdef int v = VALUE[c]
     if KIND[c] == POTION:
-        t.p[v] += d
+        _count(t.p, &t.pmask, v, d)
         t.psum += d * v
-        if t.p[v]:
-            t.pmask |= 1u << v
-        else:
-            t.pmask &= ~(1u << v)
     elif KIND[c] == WEAPON:
-        t.d[v] += d
-        if t.d[v]:
-            t.dmask |= 1u << v
-        else:
-            t.dmask &= ~(1u << v)
+        _count(t.d, &t.dmask, v, d)
     else:
-        t.m[v] += d
+        _count(t.m, &t.mmask, v, d)
         t.mtot += d * v
-        if t.m[v]:
-            t.mmask |= 1u << v
-        else:
-            t.mmask &= ~(1u << v)
 
 
 cdef inline void _child_tally(Tally *t, Outcome *o, Tally *ct) noexcept nogil:
@@ -286,6 +278,17 @@ cdef inline void _child_tally(Tally *t, Outcome *o, Tally *ct) noexcept nogil:
     ct[0] = t[0]
     for j in range(o.ntakes):
         _tally_card(ct, o.takes[j] & 63, -1)
+
+
+cdef inline int _child_cards(int8_t *S, int n, Outcome *o, int8_t *C) noexcept nogil:
+    """Lay out in ``C`` the room start that outcome ``o`` of the room start ``S``
+    leads to: the carried card, then ``S`` rotated by the avoids, minus its
+    room.  Returns its number of cards."""
+    cdef int j, start = (4 * o.rot + 4) % n
+    C[0] = o.left
+    for j in range(n - 4):
+        C[j + 1] = S[(start + j) % n]
+    return n - 3
 
 
 cdef int _cmp_order(const void *pa, const void *pb) noexcept nogil:
@@ -378,7 +381,6 @@ cdef class Searcher:
     cdef int e_alpha           # outcomes whose bound cannot beat it need not be listed
     cdef int e_pruned          # the largest bound of the outcomes not listed
     cdef Tally *e_tally        # the cards of the room start being enumerated
-    cdef uint32_t e_present    # _present(e_tally)
 
     def __cinit__(self, int coop, int lenient, int flee, double tt_mb):
         cdef int d
@@ -542,8 +544,8 @@ cdef class Searcher:
         """
         cdef Outcome *o
         cdef Outcome *b
-        cdef int i, g, idx, prev, c, v, j, n
-        cdef uint32_t present
+        cdef int i, g, idx, prev
+        cdef Tally ct
         cdef Heroes hc
         cdef uint64_t pk = 0
         if self.e_count >= MAXOUT:
@@ -564,18 +566,10 @@ cdef class Searcher:
                 self.g_head[g] = -1
                 # the monsters of the group's next room start (the same for the
                 # whole group): this one's minus the ones taken
-                present = self.e_present
+                ct = self.e_tally[0]
                 for i in range(ntakes):
-                    c = takes[i] & 63
-                    if KIND[c] == MONSTER:
-                        v = VALUE[c]
-                        n = 0
-                        for j in range(ntakes):
-                            if KIND[takes[j] & 63] == MONSTER and VALUE[takes[j] & 63] == v:
-                                n += 1
-                        if n >= self.e_tally.m[v]:
-                            present &= ~(1u << v)
-                self.g_present[g] = present
+                    _tally_card(&ct, takes[i] & 63, -1)
+                self.g_present[g] = ct.mmask
             hc = hs[0]
             _canon(&hc, self.g_present[g], self.nheroes, self.lenient)
             hs = &hc
@@ -755,7 +749,7 @@ cdef class Searcher:
         """
         cdef Tally ct
         cdef Outcome *o
-        cdef int i, j, c, slack, ub, slot, dmg, sump, maxp, st
+        cdef int i, slack, ub, slot, dmg, sump, maxp, m
         cdef int8_t C[MAXN]
         cdef bint have_ct
         cdef uint64_t key
@@ -777,12 +771,8 @@ cdef class Searcher:
                 have_ct = True
                 dmg = self.damage(&ct, &o.hs, &sump, &maxp, NULL, NULL, NULL, NULL)
                 if S != NULL and self.lenient:
-                    # the child's room start: the carried card, then S rotated, minus its room
-                    st = (4 * o.rot + 4) % n
-                    C[0] = o.left
-                    for j in range(n - 4):
-                        C[j + 1] = S[(st + j) % n]
-                    dmg += self.forced_extra(C, n - 3, self.rotations(n - 3, 1), &o.hs, &ct)
+                    m = _child_cards(S, n, o, C)
+                    dmg += self.forced_extra(C, m, self.rotations(m, 1), &o.hs, &ct)
                 if self.m_used < 200:
                     self.m_used += 1
                     self.m_stamps[slot] = self.m_stamp
@@ -803,11 +793,6 @@ cdef class Searcher:
                 slack = -400
             o.order = ub * 1024 + slack + 400
         self.m_used = 0
-
-    cdef int sort_outcomes(self, Outcome *buf, int count) noexcept nogil:
-        """Best first by ``order``; ties by enumeration order (deterministic)."""
-        qsort(buf, count, sizeof(Outcome), _cmp_order)
-        return count
 
     # ----------------------------------------------------------------- search
     cdef void record_incumbent(self, int depth, Outcome *o) noexcept nogil:
@@ -930,10 +915,18 @@ cdef class Searcher:
         value under strict durability, any number under lenient.  ``slack``
         receives the health that would be left (a move-ordering key).
         """
+        return self.bound_plus(t, hs, 0, slack)
+
+    cdef int bound_at(self, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int *slack) noexcept nogil:
+        """``bound`` at a room start laid out in ``S``: with the damage its room forces."""
+        return self.bound_plus(t, hs, self.forced_extra(S, n, nrot, hs, t), slack)
+
+    cdef int bound_plus(self, Tally *t, Heroes *hs, int extra, int *slack) noexcept nogil:
+        """``bound`` with ``extra`` more unavoidable damage for a win."""
         cdef int sump, maxp, dmg, nitems, maxm, ub
         cdef int8_t ival[64]
         cdef int8_t icost[64]
-        dmg = self.damage(t, hs, &sump, &maxp, NULL, NULL, NULL, NULL)
+        dmg = self.damage(t, hs, &sump, &maxp, NULL, NULL, NULL, NULL) + extra
         ub = self.finish_bound(hs, sump, maxp, dmg, slack)
         if ub == NEG:
             # no win is left: the loss bound needs the monsters as items
@@ -941,16 +934,6 @@ cdef class Searcher:
             if self.coop:
                 return _loss_bound(ival, icost, nitems, hs.hp[0] + hs.hp[1] - 2 + sump, t.mtot, maxm)
             return _loss_bound(ival, icost, nitems, hs.hp[0] - 1 + sump, t.mtot, maxm)
-        return ub
-
-    cdef int bound_at(self, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int *slack) noexcept nogil:
-        """``bound`` at a room start laid out in ``S``: with the damage its room forces."""
-        cdef int sump, maxp, dmg, ub
-        dmg = self.damage(t, hs, &sump, &maxp, NULL, NULL, NULL, NULL)
-        dmg += self.forced_extra(S, n, nrot, hs, t)
-        ub = self.finish_bound(hs, sump, maxp, dmg, slack)
-        if ub == NEG:
-            return self.bound(t, hs, slack)
         return ub
 
     cdef int finish_bound(self, Heroes *hs, int sump, int maxp, int dmg, int *slack) noexcept nogil:
@@ -1033,18 +1016,12 @@ cdef class Searcher:
         """Record ``o`` as the path's step at ``depth`` and lay out its child room
         start in ``S[depth + 1]``: the carried card, then ``S`` rotated by the
         avoids, minus its room.  Returns the child's number of cards."""
-        cdef int8_t *S = self.S[depth]
-        cdef int8_t *C = self.S[depth + 1]
-        cdef int j, m = 1, start = (4 * o.rot + 4) % n
+        cdef int j
         self.path[depth].rot = o.rot
         self.path[depth].ntakes = o.ntakes
         for j in range(o.ntakes):
             self.path[depth].takes[j] = o.takes[j]
-        C[0] = o.left
-        for j in range(n - 4):
-            C[m] = S[(start + j) % n]
-            m += 1
-        return m
+        return _child_cards(self.S[depth], n, o, self.S[depth + 1])
 
     cdef int forced_extra(self, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil:
         """Damage the next room forces beyond what ``damage`` counts (lenient only).
@@ -1109,7 +1086,6 @@ cdef class Searcher:
         counts the cards of the room start (room and dungeon)."""
         self.stamp += 1
         self.e_tally = t
-        self.e_present = _present(t)
         self.e_ptally = t[0]
         self.e_alpha = NEG
         self.e_pruned = NEG
@@ -1180,7 +1156,7 @@ cdef class Searcher:
         """The value of the room start in ``S[depth]`` if above ``alpha``, else an upper
         bound <= alpha.  ``known_ub``: its bound as its parent rated it, or UNKNOWN."""
         cdef int8_t *S = self.S[depth]
-        cdef int i, j, kk, c, ub, best, count, h0, slack
+        cdef int i, j, c, ub, best, count, h0, slack
         cdef Tally t
         cdef Heroes hc
         cdef int pruned
@@ -1199,7 +1175,7 @@ cdef class Searcher:
             return NEG
         self.tally(S, n, &t)
         hc = hs[0]
-        present = _present(&t)
+        present = t.mmask
         _canon(&hc, present, self.nheroes, self.lenient)
         hs = &hc
         for i in range(n):
@@ -1238,8 +1214,7 @@ cdef class Searcher:
             for i in range(hs.k[j] + 1, 17):
                 if not (present & (1u << (i if self.lenient else i - 1))):
                     continue
-                kk = i
-                e = self.probe(k1 ^ ZH1[j][2][hs.k[j]] ^ ZH1[j][2][kk], k2 ^ ZH2[j][2][hs.k[j]] ^ ZH2[j][2][kk])
+                e = self.probe(k1 ^ ZH1[j][2][hs.k[j]] ^ ZH1[j][2][i], k2 ^ ZH2[j][2][hs.k[j]] ^ ZH2[j][2][i])
                 if e != NULL and e.hi[h0] < ub:
                     ub = e.hi[h0]
                     if ub <= alpha:
@@ -1327,7 +1302,6 @@ cdef class Searcher:
                             potion_mask, help_used, t.mtot, takes, 0, -1, 0, 0, 0, 0)
             count = self.compact(self.e_buf, self.e_count)
             self.rate_outcomes(self.e_buf, count, &t, NULL, 0)
-            self.sort_outcomes(self.e_buf, count)
             for i in range(len(dungeon)):
                 self.S[0][4 + i] = dungeon[i]
             n = len(dungeon) + 4
