@@ -14,8 +14,6 @@ Without FILE it audits every ``benchmarks/results/stats/*.jsonl`` (or its
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import random
 import sys
 import time
@@ -26,34 +24,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from solver import Rules, solve  # noqa: E402
+from solver.batch import read_records  # noqa: E402
 from solver.deal import deal  # noqa: E402
 from solver.notation import parse_line, replay  # noqa: E402
 from solver.state import State  # noqa: E402
-
-STATS = ROOT / "benchmarks/results/stats"
-
-
-def records(path: Path) -> list:
-    opener = gzip.open if path.suffix == ".gz" else open
-    out = []
-    with opener(path, "rt") as fh:
-        for line in fh:
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                pass   # a torn last line
-    return out
-
-
-def default_files() -> list:
-    names = {}
-    for path in sorted(STATS.glob("*.jsonl.gz")) + sorted(STATS.glob("*.jsonl")):
-        names[path.name.removesuffix(".gz")] = path
-    return [names[k] for k in sorted(names)]
-
+from stats_table import results_files  # noqa: E402  (benchmarks/, this script's folder)
 
 def audit(path: Path, sample: int, rng: random.Random) -> tuple:
-    recs = [r for r in records(path) if r.get("exact")]
+    recs = [r for r in read_records(path)[0] if r.get("exact")]
     picked = rng.sample(recs, min(sample, len(recs)))
     bad = []
     t0 = time.perf_counter()
@@ -79,7 +57,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     rng = random.Random(args.rng_seed)
     failed = False
-    for path in args.files or default_files():
+    for path in args.files or results_files():
         n, bad, secs = audit(path, args.sample, rng)
         print(f"{path.name}: {n} deals re-solved in {secs:.1f} s, {len(bad)} disagree", flush=True)
         for b in bad:

@@ -12,8 +12,6 @@ command that reproduces it.
 """
 from __future__ import annotations
 
-import gzip
-import json
 import sys
 from pathlib import Path
 
@@ -27,31 +25,28 @@ from solver.batch import read_records, summarise  # noqa: E402
 STATS = ROOT / "benchmarks/results/stats"
 
 
-def _files():
-    """Each results file once: the plain one where a run is going on, else its .gz snapshot."""
+def results_files() -> list:
+    """Each statistics results file once: the plain one where a run is going on,
+    else its .gz snapshot; sorted by name."""
     names = {}
     for path in sorted(STATS.glob("*.jsonl.gz")) + sorted(STATS.glob("*.jsonl")):
         names[path.name.removesuffix(".gz")] = path   # the plain file wins
+    return [names[k] for k in sorted(names)]
+
+
+def _files():
+    """The table's files, solo variants first in the table's order."""
     order = [f"solo-{f}-{d}.jsonl" for f in ("classic", "easy", "hard") for d in ("strict", "lenient")]
-    ranked = sorted(names, key=lambda k: (order.index(k) if k in order else len(order), k))
-    files = [names[k] for k in ranked]
-    if not any(k.startswith("coop-52-lenient") for k in names):
+
+    def rank(path):
+        name = path.name.removesuffix(".gz")
+        return (order.index(name) if name in order else len(order), name)
+
+    files = sorted(results_files(), key=rank)
+    if not any(p.name.startswith("coop-52-lenient") for p in files):
         # no statistics run of co-op 52 yet: the solver benchmark's deals stand in
         files.append(ROOT / "benchmarks/results/coop-52.jsonl")
     return files
-
-
-def _records(path: Path) -> list:
-    if path.suffix != ".gz":
-        return read_records(path)[0]
-    out = []
-    with gzip.open(path, "rt") as fh:
-        for line in fh:
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                pass   # a torn last line of a snapshot
-    return out
 
 
 def flags(rules: dict) -> str:
@@ -72,7 +67,7 @@ def main():
     for path in _files():
         if not path.exists():
             continue
-        records = _records(path)
+        records = read_records(path)[0]
         if not records:
             continue
         by_seed = {r["seed"]: r for r in records}

@@ -16,6 +16,7 @@ an existing distributed engine, Dask or Ray, installed as an optional extra.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import signal
@@ -147,13 +148,15 @@ def _decide_seed(seed: int, settings: Settings, record: dict) -> dict:
 
 # ---------------------------------------------------------- results file
 def read_records(path) -> tuple:
-    """``(records, bad_line_numbers)`` of a JSON-lines file.
+    """``(records, bad_line_numbers)`` of a JSON-lines file (gzipped if its name
+    ends in ``.gz``).
 
     A line that is not a JSON object (a write torn by a kill) is skipped and
     its number reported.
     """
     records, bad = [], []
-    with open(path, encoding="utf-8") as f:
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
                 continue

@@ -334,3 +334,13 @@ def test_audit_script_finds_a_wrong_stored_score(tmp_path):
     short.write_text(json.dumps(dict(good, line=" | ".join(rooms[:-1]))) + "\n")
     run = subprocess.run([sys.executable, str(script), str(short)], capture_output=True, text=True)
     assert run.returncode == 1 and "replays" in run.stdout, run.stdout
+
+
+def test_read_records_reads_a_gzipped_snapshot(tmp_path):
+    """The repository keeps results as .jsonl.gz snapshots; a torn last line is skipped."""
+    import gzip
+    path = tmp_path / "run.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        fh.write(json.dumps({"seed": 1, "score": 30}) + "\n" + '{"seed": 2, "sc')
+    records, bad = read_records(path)
+    assert [r["seed"] for r in records] == [1] and bad == [2]
