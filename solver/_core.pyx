@@ -1337,11 +1337,20 @@ cdef class Searcher:
                 # more than the one before, so the tests step down by ``step``
                 # (measured: 3 saves 25-50 % of the nodes of stepping by one, in
                 # co-op and in solo hard), except the first test, right below the
-                # root's bound (where most solo deals score), and the one after a
-                # test that found a line.  Only the search for the best
-                # loss (alpha NEG, once no win is left) needs the full window.
+                # root's bound (where most solo deals score).  After a test that
+                # found a line, the next asks whether that line can be beaten
+                # (alpha = lo): the line found is often the best, and then that
+                # one failing test ends the search (measured against testing
+                # hi - 1 first: 9-10 % fewer co-op nodes on seeds 1-24, 3 % fewer
+                # in solo classic 1-1000).  Only the search for the best loss
+                # (alpha NEG, once no win is left) needs the full window.
                 if hi > 0:
-                    alpha = hi - (1 if high or self.tests == tests0 else self.step)
+                    if self.tests == tests0:
+                        alpha = hi - 1
+                    elif high:
+                        alpha = lo
+                    else:
+                        alpha = hi - self.step
                     if alpha < lo:
                         alpha = lo
                     if alpha < 0:
