@@ -401,6 +401,31 @@ def test_core_equals_reference_coop(durability, data):
     check_against_reference(State.new(deck, rules))
 
 
+BIG_COOP_CARDS = [c for c in COOP_CARDS if c.is_monster and c.value >= 9] + \
+    [c for c in COOP_CARDS if not c.is_monster and c.value <= 4]
+
+
+@pytest.mark.parametrize("durability", ["strict", "lenient"])
+@settings(max_examples=30, **SETTINGS)
+@given(data=st.data())
+def test_core_equals_reference_on_lost_coop_dungeons(durability, data):
+    """Co-op dungeons of big monsters and small helpers, mostly lost: the best loss
+    is searched by the loss probe (a null-window test right under the bound) and
+    then the full window; with or without the probe the core agrees with the
+    reference."""
+    rules = data.draw(coop_rules(durability))
+    n = data.draw(st.integers(5, MAX_CARDS["coop"]))
+    deck = data.draw(st.lists(st.sampled_from(BIG_COOP_CARDS), min_size=n, max_size=n, unique=True))
+    state = State.new(deck, rules)
+    ref = check_against_reference(state)
+    event("lost" if ref.score <= 0 else "won")
+    core_mod = solver.search.load_core()
+    searcher = core_mod.new_searcher(rules, 16)
+    assert searcher.loss_probe == 1
+    searcher.loss_probe = 0
+    assert core_mod.search(state, searcher=searcher)["score"] == ref.score
+
+
 # ============================================= 2. mid-game positions vs the reference
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
