@@ -1381,10 +1381,9 @@ cdef class Searcher:
                     if alpha < 0:
                         alpha = 0
                 elif self.loss_probe and not loss_probed and lo > NEG:
-                    # no win left: is the best loss the upper bound?
+                    # no win left: is the best loss the upper bound?  (lo < hi
+                    # here, or the loop has ended, so hi - 1 >= lo)
                     alpha = hi - 1
-                    if alpha < lo:
-                        alpha = lo
                     loss_probed = True
                 else:
                     alpha = NEG
