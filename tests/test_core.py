@@ -862,3 +862,33 @@ def test_slow_core_is_honest_on_big_dungeons(request):
 
     run()
     report_tally(request, "core honest", tally)
+
+
+@pytest.mark.parametrize("flee", ["coop", "classic", "hard"])
+@settings(max_examples=40, **SETTINGS)
+@given(data=st.data())
+def test_rooms_ahead_bound_never_changes_a_value(flee, data):
+    """The look over the rooms ahead (``deep_extra``, lenient weapons) only prunes:
+    on dungeons too big for the reference, the core finds the same score with it
+    and without it (the search without it is the one checked against the
+    reference above), and both lines replay to that score."""
+    if flee == "coop":
+        rules = Rules(mode="coop", durability="lenient")
+        pool = COOP_CARDS
+    else:
+        rules = Rules(mode="solo", flee=flee, durability="lenient")
+        pool = SOLO_CARDS
+    n = data.draw(st.integers(9, 22 if rules.coop else 26))
+    deck = data.draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True))
+    state = State.new(deck, rules)
+    core_mod = solver.search.load_core()
+    scores = []
+    for horizon in (0, 64):
+        searcher = core_mod.new_searcher(rules, 16)
+        searcher.horizon = horizon
+        out = core_mod.search(state, searcher=searcher)
+        assert out["exact"]
+        end = replay(state, out["line"])[-1]
+        assert end.finished and end.score == out["score"]
+        scores.append(out["score"])
+    assert scores[0] == scores[1]
