@@ -357,6 +357,7 @@ cdef class Searcher:
     cdef public list test_log   # (alpha, result, nodes so far) of each test of the last run
     cdef public int step        # how far below the proven upper bound the next test asks
     cdef public int zero_at     # no win found and the next test would ask <= this: ask 0 instead
+    cdef public int wear_probes # per hero, how many less worn weapons the table is probed for
     cdef public int horizon     # cards deep_extra looks ahead; 0: off
     cdef public int loss_probe  # no win left: first ask whether the best loss reaches the bound
     cdef bint loss_phase      # alpha < 0: the loss bound is worth computing
@@ -440,6 +441,11 @@ cdef class Searcher:
         # 22 % of the nodes and 15 % of the time on co-op 52 deals 41-70; in solo
         # lenient it saves 8-12 % of the nodes but costs 5-23 % more time
         self.horizon = MAXN if coop else 0
+        # each probe is a likely cache miss: in co-op, probing only the next less
+        # worn weapon of each hero keeps nearly all the cuts (+2 % nodes) for
+        # about 10 % less time (co-op 52, three sets of 13-16 deals side by side:
+        # -14 %, -1.5 %, -16 %); solo is neutral either way and probes them all
+        self.wear_probes = 1 if coop else MAXN
         self.tt_hits = 0
         self.tt_stores = 0
         self.tt_used = 0
@@ -1305,7 +1311,7 @@ cdef class Searcher:
         cdef int i, j, c, ub, best, count, h0, slack
         cdef Tally t
         cdef Heroes hc
-        cdef int pruned
+        cdef int pruned, nprobe
         cdef uint32_t present
         cdef uint64_t k1 = 0, k2 = 0
         cdef Entry *e
@@ -1353,13 +1359,18 @@ cdef class Searcher:
             if e.hi[h0] < ub:
                 ub = e.hi[h0]
         # an upper bound stored for a less worn weapon holds here too
-        # (weapons are canonical, see _canon: only last kills of the monsters left occur)
+        # (weapons are canonical, see _canon: only last kills of the monsters left
+        # occur); the nearest ``wear_probes`` of them are probed
         for j in range(self.nheroes):
             if hs.w[j] == 0:
                 continue
+            nprobe = 0
             for i in range(hs.k[j] + 1, 17):
                 if not (present & (1u << (i if self.lenient else i - 1))):
                     continue
+                nprobe += 1
+                if nprobe > self.wear_probes:
+                    break
                 e = self.probe(k1 ^ ZH1[j][2][hs.k[j]] ^ ZH1[j][2][i], k2 ^ ZH2[j][2][hs.k[j]] ^ ZH2[j][2][i])
                 if e != NULL and e.hi[h0] < ub:
                     ub = e.hi[h0]
