@@ -332,6 +332,25 @@ cdef inline int _gcd(int a, int b) noexcept nogil:
     return a
 
 
+cdef inline int _room_extra(int8_t *S, int lo, int hi, int avail, int *held, int *cglob,
+                            int *top) noexcept nogil:
+    """The extra damage (see ``Searcher.deep_extra``) of the monsters in ``S[lo:hi]``
+    taken when the best diamond dealt is ``avail``; ``top`` gets the largest one."""
+    cdef int j, c, v, w, e, tot = 0
+    top[0] = 0
+    for j in range(lo, hi):
+        c = S[j]
+        if KIND[c] != MONSTER:
+            continue
+        v = VALUE[c]
+        w = held[v] if held[v] > avail else avail
+        e = (v - w if v > w else 0) - cglob[v]
+        tot += e
+        if e > top[0]:
+            top[0] = e
+    return tot
+
+
 cdef class Searcher:
     cdef readonly int coop, lenient, flee   # flee: 0 classic, 1 easy, 2 hard
     cdef int nheroes
@@ -438,7 +457,7 @@ cdef class Searcher:
         # spread out and their full window is cheap (solo hard 1-400: +20 %).
         self.loss_probe = 1 if coop else 0
         # deep_extra looks this many cards ahead (0: off).  Co-op only: it cuts
-        # 22 % of the nodes and 15 % of the time on co-op 52 deals 41-70; in solo
+        # 18 % of the nodes and 11 % of the time on co-op 52 deals 1-100; in solo
         # lenient it saves 8-12 % of the nodes but costs 5-23 % more time
         self.horizon = MAXN if coop else 0
         # each probe is a likely cache miss: in co-op, probing only the next less
@@ -774,7 +793,7 @@ cdef class Searcher:
         cdef Outcome *o
         cdef int i, slack, ub, slot, dmg, sump, maxp, m, room, deep
         cdef int8_t C[MAXN]
-        cdef bint have_ct
+        cdef bint have_ct, have_c
         cdef uint64_t key
         self.m_stamp += 1
         for i in range(count):
@@ -787,6 +806,7 @@ cdef class Searcher:
             while self.m_stamps[slot] == self.m_stamp and self.m_keys[slot] != key:
                 slot = (slot + 1) & 255
             have_ct = False
+            have_c = False
             if self.m_stamps[slot] == self.m_stamp:
                 dmg = self.m_dmg[slot]
                 sump = self.m_sump[slot]
@@ -799,6 +819,7 @@ cdef class Searcher:
                 room = -1
                 if S != NULL and self.lenient:
                     m = _child_cards(S, n, o, C)
+                    have_c = True
                     room = self.forced_extra(C, m, self.rotations(m, 1), &o.hs, &ct)
                     dmg += room
                 if self.m_used < 200:
@@ -818,7 +839,8 @@ cdef class Searcher:
                 if not have_ct:
                     _child_tally(t, o, &ct)
                     have_ct = True
-                m = _child_cards(S, n, o, C)
+                if not have_c:
+                    m = _child_cards(S, n, o, C)
                 deep = self.deep_extra(C, m, self.rotations(m, 1), &o.hs, &ct)
                 if deep > room:
                     dmg += deep - room
@@ -1087,7 +1109,7 @@ cdef class Searcher:
         carried card itself costs nothing extra, avoided cards cost nothing
         extra, and every diamond dealt by then counts as available.
         """
-        cdef int i, j, c, v, hh, nd, p, k, fresh, e, tot, top, w, g, stop, face, pend, res
+        cdef int i, c, v, hh, nd, p, k, fresh, tot, top, w, g, stop, face, pend, res
         cdef int held[16]
         cdef int cglob[16]
         cdef int dia[MAXN + 1]
@@ -1129,18 +1151,7 @@ cdef class Searcher:
             for fresh in range(2):
                 k = 4 if fresh else 3
                 pend = p + k if p + k < n else n
-                tot = 0
-                top = 0
-                for j in range(p, pend):
-                    c = S[j]
-                    if KIND[c] != MONSTER:
-                        continue
-                    v = VALUE[c]
-                    w = held[v] if held[v] > dia[pend] else dia[pend]
-                    e = (v - w if v > w else 0) - cglob[v]
-                    tot += e
-                    if e > top:
-                        top = e
+                tot = _room_extra(S, p, pend, dia[pend], held, cglob, &top)
                 if p + k < n:
                     tot -= top              # a non-final room: one card stays
                     face = tot + f[0][p + k]
@@ -1154,18 +1165,7 @@ cdef class Searcher:
         # this room start's room S[:4] is known card by card: as a fresh room,
         # avoidable when nrot > 1
         pend = 4 if n > 4 else n
-        tot = 0
-        top = 0
-        for j in range(pend):
-            c = S[j]
-            if KIND[c] != MONSTER:
-                continue
-            v = VALUE[c]
-            w = held[v] if held[v] > dia[pend] else dia[pend]
-            e = (v - w if v > w else 0) - cglob[v]
-            tot += e
-            if e > top:
-                top = e
+        tot = _room_extra(S, 0, pend, dia[pend], held, cglob, &top)
         if n <= 4:
             return tot
         res = tot - top + (f[0][4] if 4 < stop else 0)
