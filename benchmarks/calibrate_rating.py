@@ -7,8 +7,14 @@ done (``--resume`` carries on after an interruption):
 
     python benchmarks/calibrate_rating.py analyse --mode solo --seeds 1-10000 --jobs 2 \\
         --out benchmarks/results/calibration-solo.jsonl --resume
-    python benchmarks/calibrate_rating.py analyse --mode coop --seeds 1-200 \\
-        --out benchmarks/results/calibration-coop.jsonl --resume
+    python benchmarks/calibrate_rating.py analyse --mode coop --seeds 1-10000 \\
+        --out benchmarks/results/calibration-coop.jsonl --resume \\
+        --known benchmarks/results/stats/coop-52-lenient.jsonl --known-only
+
+``--known`` takes the exact solves from a stats run of the same rules
+(co-op 52 lenient is the co-op default), so only the rest of the analysis
+is done: the features depend only on the optimal score, never on who
+found it.
 
 Step 2 turns the records into the quantile tables and writes the package file:
 
@@ -42,12 +48,25 @@ PACKAGE_FILE = ROOT / "solver" / "data" / "calibration.json"
 
 
 def _analyse(job):
-    seed, mode = job
+    seed, mode, known = job
     rules = Rules(mode=mode)
-    r = analyse(deal(seed, rules), rules, seed)
+    r = analyse(deal(seed, rules), rules, seed, known=known)
     d = r.as_dict()
     d.pop("deck")
+    if known is not None:
+        d["solve_seconds"] = known.get("seconds")   # the solve was made by the stats run
     return d
+
+
+def load_known(paths, mode: str) -> dict:
+    """Seed -> exact solve, from ``scoundrel-solve stats`` files of the mode's default rules."""
+    want = Rules(mode=mode).as_dict()
+    known = {}
+    for path in paths or ():
+        for rec in read_records(Path(path))[0]:
+            if rec.get("rules") == want and rec.get("exact") and rec.get("score") is not None:
+                known[rec["seed"]] = rec
+    return known
 
 
 def _ignore_sigint():
@@ -63,7 +82,13 @@ def cmd_analyse(args):
     done = load(args.out) if args.resume else {}
     if not args.resume and args.out.exists() and args.out.stat().st_size:
         sys.exit(f"error: {args.out} exists; use --resume")
-    todo = [(s, args.mode) for s in parse_seeds(args.seeds) if s not in done]
+    known = load_known(args.known, args.mode)
+    todo = [(s, args.mode, known.get(s)) for s in parse_seeds(args.seeds) if s not in done]
+    if args.known and args.known_only:
+        todo = [job for job in todo if job[2] is not None]
+    if known:
+        print(f"{sum(job[2] is not None for job in todo)} of {len(todo)} deals to analyse have a known solve",
+              file=sys.stderr)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     out = open(args.out, "a")
     pool = mp.Pool(args.jobs, initializer=_ignore_sigint) if args.jobs > 1 else None
@@ -120,6 +145,11 @@ def main(argv=None):
     a.add_argument("--jobs", type=int, default=1)
     a.add_argument("--out", type=Path, required=True)
     a.add_argument("--resume", action="store_true")
+    a.add_argument("--known", action="append", metavar="STATS.jsonl",
+                   help="exact solves already made (scoundrel-solve stats --out files of the mode's default rules): "
+                        "their deals are not solved again (each line is replayed to its score first)")
+    a.add_argument("--known-only", action="store_true",
+                   help="with --known: analyse only the deals it has a solve for")
     b = sub.add_parser("build")
     b.add_argument("files", nargs="+")
     args = ap.parse_args(argv)

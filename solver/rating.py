@@ -195,18 +195,45 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
         raise AssertionError(f"canonical line scores {state.score}, the optimum is {r.score}")
 
 
-def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None) -> Rating:
-    """Solve the deal exactly and measure the features (no calibration applied)."""
+def _known_solve(start: State, known: dict):
+    """The exact solve given as a stats record (``score``, ``line``, ``nodes``),
+    checked: its line must replay from ``start`` to its score."""
+    from .notation import parse_line, replay
+    if not known.get("exact") or known.get("score") is None:
+        raise ValueError("a known solve must be exact")
+    line = parse_line(known["line"]) if known.get("line") else []
+    end = replay(start, line)[-1]
+    if not end.finished or end.score != known["score"]:
+        raise ValueError(f"the known solve's line scores {end.score if end.finished else 'nothing (unfinished)'}, "
+                         f"not its claimed {known['score']}")
+    return known["score"], line, int(known.get("nodes") or 0)
+
+
+def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
+            known: Optional[dict] = None) -> Rating:
+    """Solve the deal exactly and measure the features (no calibration applied).
+
+    ``known``: an exact solve of this deal already made (a record of
+    ``scoundrel-solve stats``, with ``score``, ``line`` and ``nodes``) is used
+    instead of solving again, once its line replays to its score.  The
+    features depend only on the score, so they are the same either way;
+    ``seconds`` then counts only the rest of the analysis.
+    """
     t0 = time.perf_counter()
     start = State.new(tuple(deck), rules)
-    res = solve(state=start, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout)
-    r = Rating(rules=rules, deck=tuple(deck), seed=seed, score=res.score, won=res.won, exact=res.exact,
-               line=res.line, nodes=res.nodes)
+    if known is not None:
+        score, line, nodes = _known_solve(start, known)
+        r = Rating(rules=rules, deck=tuple(deck), seed=seed, score=score, won=score > 0, exact=True,
+                   line=line, nodes=nodes)
+    else:
+        res = solve(state=start, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout)
+        r = Rating(rules=rules, deck=tuple(deck), seed=seed, score=res.score, won=res.won, exact=res.exact,
+                   line=res.line, nodes=res.nodes)
     end = play_greedy(start)
     r.greedy_score, r.greedy_won = end.score, end.won
     total = start.monsters_left()
     r.greedy_left = 0.0 if end.won else (end.monsters_left() / total if total else 0.0)
-    if res.exact and res.won:
+    if r.exact and r.won:
         _walk_canonical_line(start, r, tt_mb)
     best = 40 if rules.coop else 30
     r.features = {

@@ -147,3 +147,66 @@ def test_rate_bad_input_is_one_line_exit_2(args):
     result = run(*args, code=2)
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
     assert result.stdout == ""
+
+
+# ------------------------------------------------------- analysis of a known solve
+def _known_record(deck, rules):
+    """A ``stats``-style record of the exact solve of ``deck``."""
+    from solver import format_line, solve
+    res = solve(tuple(deck), rules)
+    return {"score": res.score, "exact": res.exact, "line": format_line(res.line), "nodes": res.nodes, "seconds": 0.5}
+
+
+@pytest.mark.parametrize("rules, seed", [(Rules(), 42), (Rules(), 7), (Rules(flee="hard"), 3)])
+def test_known_solve_gives_the_same_features(rules, seed):
+    deck = deal(seed, rules)
+    fresh = analyse(deck, rules, seed).as_dict()
+    known = analyse(deck, rules, seed, known=_known_record(deck, rules)).as_dict()
+    for key in ("score", "won", "exact", "line", "features", "decisions", "critical", "canonical_line",
+                "first_choices", "first_winning", "undecided", "nodes", "greedy_score"):
+        assert known[key] == fresh[key], key
+
+
+def test_known_solve_coop_dungeon():
+    rules = Rules(mode="coop")
+    deck = parse_cards(COOP_DECK)
+    fresh = analyse(deck, rules).as_dict()
+    known = analyse(deck, rules, known=_known_record(deck, rules)).as_dict()
+    assert known["features"] == fresh["features"] and known["canonical_line"] == fresh["canonical_line"]
+
+
+def test_known_solve_that_does_not_replay_to_its_score_is_refused():
+    rules = Rules()
+    deck = deal(42, rules)
+    rec = _known_record(deck, rules)
+    with pytest.raises(ValueError, match="scores"):
+        analyse(deck, rules, known=dict(rec, score=rec["score"] + 1))
+    with pytest.raises(ValueError, match="exact"):
+        analyse(deck, rules, known=dict(rec, exact=False))
+
+
+def test_calibration_script_takes_known_solves_from_a_stats_file(tmp_path):
+    """``calibrate_rating.py analyse --known`` gives the records a fresh analysis gives."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    script = root / "benchmarks" / "calibrate_rating.py"
+    stats = tmp_path / "stats.jsonl"
+    assert run("stats", "--seeds", "1-4", "--out", str(stats), "--quiet").exit_code == 0
+    # a record of other rules for seed 5 is not used
+    other = _known_record(deal(5, Rules(flee="easy")), Rules(flee="easy"))
+    with open(stats, "a") as f:
+        f.write(json.dumps(dict(other, seed=5, rules=Rules(flee="easy").as_dict())) + "\n")
+    outs = {}
+    for name, extra in (("fresh", []), ("known", ["--known", str(stats), "--known-only"])):
+        out = tmp_path / f"{name}.jsonl"
+        subprocess.run([sys.executable, str(script), "analyse", "--mode", "solo", "--seeds", "1-5",
+                        "--out", str(out)] + extra, check=True, capture_output=True, cwd=root)
+        outs[name] = {r["seed"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert sorted(outs["fresh"]) == [1, 2, 3, 4, 5]
+    assert sorted(outs["known"]) == [1, 2, 3, 4]          # --known-only: seed 5 has no solve of these rules
+    for seed, rec in outs["known"].items():
+        assert "solve_seconds" in rec
+        for key in ("score", "features", "canonical_line", "decisions", "critical"):
+            assert rec[key] == outs["fresh"][seed][key], (seed, key)
