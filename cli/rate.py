@@ -9,7 +9,7 @@ import sys
 import click
 
 from solver import Rules
-from solver.rating import Rating, calibration, rate
+from solver.rating import CALIBRATION_TARGET, Rating, calibration, rate
 
 from . import render
 from .options import GameOptions, game_options, json_option, search_options
@@ -79,6 +79,9 @@ def calibration_note(r: Rating, custom: bool = False) -> list:
                    f"{table['winnable']:,} winnable {name} deals in the calibration")
     elif r.label is not None:
         out.append(f"Difficulty: {r.label}")
+    if table.get("provisional"):
+        out.append(f"  (provisional: the {name} calibration holds {table['deals']:,} of the "
+                   f"{CALIBRATION_TARGET:,} deals planned, so labels may still shift)")
     if r.rules != Rules(mode=r.rules.mode):
         out.append(f"  (calibrated on {Rules(mode=r.rules.mode).describe()}; other rules are rated "
                    f"against that table)")

@@ -56,9 +56,7 @@ def check_difficulty(rules: Rules, difficulty: Optional[str], cal: Optional[dict
 
 def rating_dict(r: Rating) -> dict:
     """The rating as stored with a deal (the same keys as a daily challenge's)."""
-    return {"label": r.label, "difficulty": None if r.difficulty is None else round(r.difficulty, 1),
-            "features": {k: round(v, 6) for k, v in r.features.items()},
-            "decisions": r.decisions, "critical": r.critical}
+    return r.summary()
 
 
 def entry_id(rules: Rules, seed: int) -> str:

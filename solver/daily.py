@@ -90,9 +90,7 @@ class Daily:
         r = self.rating
         d = {"id": self.id, "date": self.date.isoformat(), "seed": self.seed,
              "deck": [str(c) for c in self.deck], "rules": self.rules.as_dict(),
-             "rating": {"label": r.label, "difficulty": None if r.difficulty is None else round(r.difficulty, 1),
-                        "features": {k: round(v, 6) for k, v in r.features.items()},
-                        "decisions": r.decisions, "critical": r.critical},
+             "rating": r.summary(),
              "score": r.score, "won": r.won, "method": METHOD, "candidate": self.candidate}
         if reveal:
             d["line"] = format_line(r.line)

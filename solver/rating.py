@@ -51,6 +51,9 @@ WEIGHTS = {"critical": 0.30, "narrowness": 0.20, "first_losing": 0.15, "margin":
 LABELS = (("easy", 40.0), ("medium", 70.0), ("hard", 90.0), ("expert", 100.01))
 LABEL_NAMES = tuple(name for name, _ in LABELS) + ("unwinnable",)
 CALIBRATION_VERSION = 1
+# A mode's table built from fewer deals than this is provisional: its labels
+# may shift as more deals are analysed (rate and catalogues say so).
+CALIBRATION_TARGET = 10_000
 # Co-op win checks stop after this many nodes (then counted as losing and
 # reported as "undecided"); solo checks always finish.
 DECIDE_NODES_COOP = 2_000_000
@@ -124,7 +127,14 @@ class Rating:
     difficulty: Optional[float] = None
     label: Optional[str] = None
     calibrated: bool = False
+    provisional: bool = False   # labelled against a table of fewer than CALIBRATION_TARGET deals
     seconds: float = 0.0
+
+    def summary(self) -> dict:
+        """The rating as a daily challenge or a catalogue stores it."""
+        return {"label": self.label, "difficulty": None if self.difficulty is None else round(self.difficulty, 1),
+                "features": {k: round(v, 6) for k, v in self.features.items()},
+                "decisions": self.decisions, "critical": self.critical, "provisional": self.provisional}
 
     def as_dict(self) -> dict:
         from .notation import format_line
@@ -138,7 +148,7 @@ class Rating:
             "first_choices": self.first_choices, "first_winning": self.first_winning,
             "undecided": self.undecided, "nodes": self.nodes,
             "greedy_score": self.greedy_score, "greedy_won": self.greedy_won,
-            "calibrated": self.calibrated, "seconds": round(self.seconds, 4),
+            "calibrated": self.calibrated, "provisional": self.provisional, "seconds": round(self.seconds, 4),
         }
 
 
@@ -313,6 +323,7 @@ def apply_calibration(r: Rating, cal: Optional[dict] = None) -> Rating:
     r.difficulty = _percentile_rank(table["raw"], raw)
     r.label = label_for(r.difficulty)
     r.calibrated = True
+    r.provisional = bool(table.get("provisional"))
     return r
 
 
@@ -339,7 +350,7 @@ def build_calibration(records_by_mode: dict, points: int = 1001) -> dict:
         wins = [r for r in records if r.get("won") and r.get("exact")]
         if not wins:
             continue
-        table = {"deals": len(records), "winnable": len(wins),
+        table = {"deals": len(records), "winnable": len(wins), "provisional": len(records) < CALIBRATION_TARGET,
                  "quantiles": {f: quantiles([r["features"][f] for r in wins]) for f in FEATURES}}
         table["raw"] = quantiles([raw_difficulty(r["features"], table) for r in wins])
         out[mode] = table

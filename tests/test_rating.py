@@ -210,3 +210,32 @@ def test_calibration_script_takes_known_solves_from_a_stats_file(tmp_path):
         assert "solve_seconds" in rec
         for key in ("score", "features", "canonical_line", "decisions", "critical"):
             assert rec[key] == outs["fresh"][seed][key], (seed, key)
+
+
+# ----------------------------------------------------------- provisional tables
+def test_a_table_of_fewer_deals_than_planned_is_provisional_and_says_so(monkeypatch):
+    import solver.rating as rating_mod
+    from cli.rate import calibration_note
+    from solver.rating import CALIBRATION_TARGET, build_calibration
+    rules = Rules()
+    records = [analyse(deal(seed, rules), rules, seed).as_dict() for seed in range(1, 31)]
+    cal = build_calibration({"solo": records})
+    assert cal["solo"]["deals"] == 30 and cal["solo"]["provisional"] is True
+    r = apply_calibration(analyse(deal(42, rules), rules, 42), cal)
+    assert r.calibrated and r.provisional and r.label in LABEL_NAMES[:-1]
+    assert r.summary()["provisional"] is True and r.as_dict()["provisional"] is True
+    monkeypatch.setattr(rating_mod, "_CAL", cal)
+    note = "\n".join(calibration_note(r))
+    assert f"provisional: the solo calibration holds 30 of the {CALIBRATION_TARGET:,} deals planned" in note
+    # a table of the planned size is not provisional
+    full = dict(cal, solo=dict(cal["solo"], deals=CALIBRATION_TARGET, provisional=False))
+    r = apply_calibration(analyse(deal(42, rules), rules, 42), full)
+    assert not r.provisional
+    monkeypatch.setattr(rating_mod, "_CAL", full)
+    assert "provisional" not in "\n".join(calibration_note(r))
+
+
+def test_packaged_solo_table_is_complete():
+    from solver.rating import CALIBRATION_TARGET
+    table = calibration()["solo"]
+    assert table["deals"] >= CALIBRATION_TARGET and not table.get("provisional", False)
