@@ -130,10 +130,13 @@ def cmd_build(args):
                           exact=True, line=[], nodes=r["nodes"], features=r["features"])
             counts[apply_calibration(fake, cal).label] += 1
         n = sum(counts.values())
-        secs = [r["seconds"] for r in recs]
-        print(f"{mode}: {n} deals ({cal.get(mode, {}).get('winnable', 0)} winnable); labels "
+        secs = [r["seconds"] + (r.get("solve_seconds") or 0) for r in recs]
+        reused = sum(r.get("solve_seconds") is not None for r in recs)
+        print(f"{mode}: {len(recs)} deals ({cal.get(mode, {}).get('winnable', 0)} winnable"
+              + (", provisional" if cal.get(mode, {}).get("provisional") else "") + "); labels "
               + ", ".join(f"{k} {v} ({100 * v / n:.1f}%)" for k, v in counts.items())
-              + f"; analysis median {statistics.median(secs):.2f} s/deal")
+              + f"; analysis median {statistics.median(secs):.2f} s/deal, max {max(secs):.1f} s"
+              + (f" (for {reused} deals the solve was the stats run's: its time counted)" if reused else ""))
 
 
 def main(argv=None):
