@@ -14,7 +14,13 @@ done (``--resume`` carries on after an interruption):
 ``--known`` takes the exact solves from a stats run of the same rules
 (co-op 52 lenient is the co-op default), so only the rest of the analysis
 is done: the features depend only on the optimal score, never on who
-found it.
+found it.  ``--stats FILE`` reads FILE the same way and appends to it the
+records of the deals it solves (exactly as ``scoundrel-solve stats``
+would), so one run grows both the calibration and the statistics:
+
+    python benchmarks/calibrate_rating.py analyse --mode coop --seeds 1-10000 --jobs 2 \\
+        --out benchmarks/results/calibration-coop.jsonl --resume \\
+        --stats benchmarks/results/stats/coop-52-lenient.jsonl
 
 Step 2 turns the records into the quantile tables and writes the package file:
 
@@ -41,20 +47,28 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from solver import Rules, deal  # noqa: E402
-from solver.batch import parse_seeds, read_records  # noqa: E402
+from solver.batch import BatchError, ResultsFile, Settings, parse_seeds, read_records, solve_seed  # noqa: E402
 from solver.rating import LABEL_NAMES, analyse, apply_calibration, build_calibration  # noqa: E402
 
 PACKAGE_FILE = ROOT / "solver" / "data" / "calibration.json"
 
 
 def _analyse(job):
-    seed, mode, known = job
+    seed, mode, known, record_solve = job
     rules = Rules(mode=mode)
+    solved = None
+    if known is None and record_solve:
+        # solve as `scoundrel-solve stats` does, and keep its record for the stats file
+        solved = solve_seed(seed, Settings(rules))
+        if solved.get("exact"):
+            known = solved
     r = analyse(deal(seed, rules), rules, seed, known=known)
     d = r.as_dict()
     d.pop("deck")
     if known is not None:
         d["solve_seconds"] = known.get("seconds")   # the solve was made by the stats run
+    if solved is not None:
+        d["_stats"] = solved
     return d
 
 
@@ -82,8 +96,14 @@ def cmd_analyse(args):
     done = load(args.out) if args.resume else {}
     if not args.resume and args.out.exists() and args.out.stat().st_size:
         sys.exit(f"error: {args.out} exists; use --resume")
-    known = load_known(args.known, args.mode)
-    todo = [(s, args.mode, known.get(s)) for s in parse_seeds(args.seeds) if s not in done]
+    stats = None
+    if args.stats:
+        try:
+            stats = ResultsFile(args.stats, Rules(mode=args.mode), resume=True)
+        except BatchError as exc:
+            sys.exit(f"error: {exc}")
+    known = load_known(list(args.known or ()) + ([args.stats] if args.stats else []), args.mode)
+    todo = [(s, args.mode, known.get(s), stats is not None) for s in parse_seeds(args.seeds) if s not in done]
     if args.known and args.known_only:
         todo = [job for job in todo if job[2] is not None]
     if known:
@@ -92,10 +112,14 @@ def cmd_analyse(args):
     args.out.parent.mkdir(parents=True, exist_ok=True)
     out = open(args.out, "a")
     pool = mp.Pool(args.jobs, initializer=_ignore_sigint) if args.jobs > 1 else None
-    it = pool.imap_unordered(_analyse, todo, chunksize=4) if pool else map(_analyse, todo)
+    # one deal at a time: co-op deals take from seconds to minutes each
+    it = pool.imap_unordered(_analyse, todo, chunksize=1) if pool else map(_analyse, todo)
     t0 = time.time()
     try:
         for i, rec in enumerate(it, 1):
+            solved = rec.pop("_stats", None)
+            if solved is not None:
+                stats.append(solved)
             out.write(json.dumps(rec) + "\n")
             out.flush()
             el = time.time() - t0
@@ -106,6 +130,10 @@ def cmd_analyse(args):
         if pool:
             pool.terminate()
         sys.exit(130)
+    finally:
+        out.close()
+        if stats is not None:
+            stats.close()
     print(file=sys.stderr)
 
 
@@ -153,6 +181,10 @@ def main(argv=None):
                         "their deals are not solved again (each line is replayed to its score first)")
     a.add_argument("--known-only", action="store_true",
                    help="with --known: analyse only the deals it has a solve for")
+    a.add_argument("--stats", type=Path, metavar="STATS.jsonl",
+                   help="a stats results file of the mode's default rules, read as --known; the deals it has "
+                        "no solve for are solved as `scoundrel-solve stats` does and their records appended "
+                        "to it, so one run grows both files")
     b = sub.add_parser("build")
     b.add_argument("files", nargs="+")
     args = ap.parse_args(argv)

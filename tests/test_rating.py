@@ -239,3 +239,36 @@ def test_packaged_solo_table_is_complete():
     from solver.rating import CALIBRATION_TARGET
     table = calibration()["solo"]
     assert table["deals"] >= CALIBRATION_TARGET and not table.get("provisional", False)
+
+
+def test_calibration_script_grows_a_stats_file_with_the_deals_it_solves(tmp_path):
+    """``--stats FILE``: known solves are read from FILE, and the deals it lacks are
+    solved once and appended to it, as ``scoundrel-solve stats`` would write them."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    script = root / "benchmarks" / "calibrate_rating.py"
+    stats = tmp_path / "stats.jsonl"
+    assert run("stats", "--seeds", "1-2", "--out", str(stats), "--quiet").exit_code == 0
+    reference = tmp_path / "reference.jsonl"
+    assert run("stats", "--seeds", "1-5", "--out", str(reference), "--quiet").exit_code == 0
+    out = tmp_path / "cal.jsonl"
+    subprocess.run([sys.executable, str(script), "analyse", "--mode", "solo", "--seeds", "1-5", "--jobs", "2",
+                    "--out", str(out), "--stats", str(stats)], check=True, capture_output=True, cwd=root)
+    grown = {r["seed"]: r for r in map(json.loads, stats.read_text().splitlines())}
+    want = {r["seed"]: r for r in map(json.loads, reference.read_text().splitlines())}
+    assert sorted(grown) == [1, 2, 3, 4, 5] and len(stats.read_text().splitlines()) == 5
+    for seed in want:
+        for key in ("rules", "score", "won", "exact", "line", "nodes"):
+            assert grown[seed][key] == want[seed][key], (seed, key)
+    cal = {r["seed"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert sorted(cal) == [1, 2, 3, 4, 5]
+    for seed, rec in cal.items():
+        assert "_stats" not in rec and rec["solve_seconds"] is not None
+        assert rec["score"] == want[seed]["score"]
+        fresh = analyse(deal(seed, Rules()), Rules(), seed).as_dict()
+        assert rec["features"] == fresh["features"] and rec["canonical_line"] == fresh["canonical_line"]
+    # the grown file is a valid stats file: the stats command resumes it with nothing left to do
+    assert run("stats", "--seeds", "1-5", "--out", str(stats), "--resume", "--quiet").exit_code == 0
+    assert len(stats.read_text().splitlines()) == 5
