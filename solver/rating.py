@@ -152,6 +152,14 @@ class Rating:
         }
 
 
+def _optimal_kind(core, state: State, r: Rating, tt_mb: int):
+    """The kind of the first move of an optimal line from ``state`` (exact search)."""
+    out = core.search(state, tt_mb=min(tt_mb, 256))
+    if not out["exact"] or out["score"] != r.score or not out["line"]:
+        raise AssertionError(f"a position on the optimal line is worth {out['score']}, not {r.score}")
+    return _move_kind(state, out["line"][0][0])
+
+
 def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
     """Follow the canonical optimal line and count its narrow decisions.
 
@@ -160,7 +168,9 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
     optimal score (a second avoid in a row, possible with the easy flee rule,
     comes last), and for every kind we ask whether it still wins.  The
     line, and so every count, depends only on the rules and the deal, never
-    on how the solver searches (as long as no check hits its node limit).
+    on how the solver searches (as long as no check hits its node limit: a
+    check stopped there counts as losing, and where that leaves no move known
+    to keep the optimum, an exact search from the position picks one).
     """
     core = load_core()
     searcher = core.new_searcher(r.rules, min(tt_mb, 256))
@@ -174,8 +184,8 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
             # a second avoid in a row (easy flee) only when nothing else keeps
             # the optimum: otherwise the line could avoid round in circles
             kinds[("avoid",)] = kinds.pop(("avoid",))
-        chosen, winning = None, 0
-        for a in kinds.values():
+        chosen, wins_of, undecided = None, {}, set()
+        for kind, a in kinds.items():
             child = state.play(a)
             if child.finished:
                 wins, optimal = child.won, child.score >= r.score
@@ -185,13 +195,20 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
                     optimal = core.decide(child, r.score, max_nodes=limit, searcher=searcher)["reached"]
                 wins = True if optimal else core.decide(child, 1, max_nodes=limit, searcher=searcher)["reached"]
                 if optimal is None or wins is None:
-                    r.undecided += 1
-            if wins:
-                winning += 1
+                    undecided.add(kind)
+            wins_of[kind] = bool(wins)
             if optimal and chosen is None:
                 chosen = a
-        if chosen is None:   # only possible when checks were undecided
-            chosen = next(iter(kinds.values()))
+        if chosen is None:
+            # every check that could have found the optimal move stopped at its
+            # node limit: an exact search from here (its value is the optimum,
+            # as the position is on an optimal line) names an optimal move
+            kind = _optimal_kind(core, state, r, tt_mb)
+            chosen = kinds[kind]
+            wins_of[kind] = True
+            undecided.discard(kind)
+        r.undecided += len(undecided)
+        winning = sum(wins_of.values())
         if len(kinds) > 1:
             r.decisions += 1
             r.critical += winning <= 1
@@ -201,7 +218,7 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
         first = False
         r.canonical.append(chosen)
         state = state.play(chosen)
-    if state.score != r.score and not r.undecided:
+    if state.score != r.score:
         raise AssertionError(f"canonical line scores {state.score}, the optimum is {r.score}")
 
 

@@ -272,3 +272,23 @@ def test_calibration_script_grows_a_stats_file_with_the_deals_it_solves(tmp_path
     # the grown file is a valid stats file: the stats command resumes it with nothing left to do
     assert run("stats", "--seeds", "1-5", "--out", str(stats), "--resume", "--quiet").exit_code == 0
     assert len(stats.read_text().splitlines()) == 5
+
+
+@pytest.mark.parametrize("limit", [1, 3])
+def test_undecided_checks_never_lead_the_canonical_line_off_the_optimum(monkeypatch, limit):
+    """Win checks stopped by their node limit count as losing; where that leaves
+    no move known to keep the optimum, an exact search picks one, so the line
+    the features are measured on is still optimal (it used to take the first
+    move, which could lose the deal)."""
+    import solver.rating as rating_mod
+    monkeypatch.setattr(rating_mod, "DECIDE_NODES_COOP", limit)
+    calls = []
+    real = rating_mod._optimal_kind
+    monkeypatch.setattr(rating_mod, "_optimal_kind", lambda *a: calls.append(1) or real(*a))
+    rules = Rules(mode="coop")
+    deck = parse_cards(COOP_DECK)
+    r = analyse(deck, rules)
+    assert calls and r.undecided > 0
+    end = play_all(State.new(tuple(deck), rules), r.canonical)
+    assert end.finished and end.score == r.score
+    assert 0 <= r.critical <= r.decisions and 0 <= r.first_winning <= r.first_choices
