@@ -40,7 +40,8 @@ def _files():
 
     def rank(path):
         name = path.name.removesuffix(".gz")
-        return (order.index(name) if name in order else len(order), name)
+        variant = name.replace("-win.jsonl", ".jsonl")     # a winnability-only run after its exact one
+        return (order.index(name) if name in order else len(order), variant, name != variant)
 
     files = sorted(results_files(), key=rank)
     if not any(p.name.startswith("coop-52-lenient") for p in files):
@@ -87,7 +88,7 @@ def main():
         extra = " --win-only" if win_only else ""
         cmd = (f"`scoundrel-solve stats --seeds 1-{n} {flags(rules)}{extra} --out {rel} --resume`"
                if "stats" in str(rel) else f"`scoundrel-solve stats --summary {rel}`")
-        print(f"| {name(rules)} | {n:,} (1–{n:,}) | {100 * w['fraction']:.2f} % ({w['won']:,}) | "
+        print(f"| {name(rules)}{', winnability only' if win_only else ''} | {n:,} (1–{n:,}) | {100 * w['fraction']:.2f} % ({w['won']:,}) | "
               f"{100 * lo:.3f}–{100 * hi:.3f} % | {mean} | {len(s['not_exact'])} | {cmd} |")
 
 
