@@ -138,17 +138,17 @@ class Rating:
 
     def as_dict(self) -> dict:
         from .notation import format_line
+        s = self.summary()
         return {
             "seed": self.seed, "rules": self.rules.as_dict(), "deck": [str(c) for c in self.deck],
             "score": self.score, "won": self.won, "exact": self.exact, "line": format_line(self.line),
-            "label": self.label, "difficulty": None if self.difficulty is None else round(self.difficulty, 1),
-            "features": {k: round(v, 6) for k, v in self.features.items()},
-            "decisions": self.decisions, "critical": self.critical,
+            "label": s["label"], "difficulty": s["difficulty"], "features": s["features"],
+            "decisions": s["decisions"], "critical": s["critical"],
             "canonical_line": " ".join(str(a) for a in self.canonical),
             "first_choices": self.first_choices, "first_winning": self.first_winning,
             "undecided": self.undecided, "nodes": self.nodes,
             "greedy_score": self.greedy_score, "greedy_won": self.greedy_won,
-            "calibrated": self.calibrated, "provisional": self.provisional, "seconds": round(self.seconds, 4),
+            "calibrated": self.calibrated, "provisional": s["provisional"], "seconds": round(self.seconds, 4),
         }
 
 
