@@ -148,15 +148,11 @@ def cmd_build(args):
     PACKAGE_FILE.write_text(json.dumps(cal, separators=(",", ":")) + "\n")
     print(f"wrote {PACKAGE_FILE.relative_to(ROOT)}")
     # how the labels fall on the calibration deals themselves
-    from solver.rating import Rating
     for mode, recs in by_mode.items():
+        rated = _rate_records(recs, mode, cal)
         counts = {name: 0 for name in LABEL_NAMES}
-        for r in recs:
-            if not r.get("exact"):
-                continue
-            fake = Rating(rules=Rules(mode=mode), deck=(), seed=r["seed"], score=r["score"], won=r["won"],
-                          exact=True, line=[], nodes=r["nodes"], features=r["features"])
-            counts[apply_calibration(fake, cal).label] += 1
+        for r in rated.values():
+            counts[r.label] += 1
         n = sum(counts.values())
         secs = [r["seconds"] + (r.get("solve_seconds") or 0) for r in recs]
         reused = sum(r.get("solve_seconds") is not None for r in recs)
@@ -165,6 +161,40 @@ def cmd_build(args):
               + ", ".join(f"{k} {v} ({100 * v / n:.1f}%)" for k, v in counts.items())
               + f"; analysis median {statistics.median(secs):.2f} s/deal, max {max(secs):.1f} s"
               + (f" (for {reused} deals the solve was the stats run's: its time counted)" if reused else ""))
+        print(f"{mode}: {split_half(recs, mode, rated)}")
+
+
+def _rate_records(recs, mode, cal) -> dict:
+    """Seed -> Rating labelled with ``cal``, for the exact records."""
+    from solver.rating import Rating
+    out = {}
+    for r in recs:
+        if r.get("exact"):
+            fake = Rating(rules=Rules(mode=mode), deck=(), seed=r["seed"], score=r["score"], won=r["won"],
+                          exact=True, line=[], nodes=r["nodes"], features=r["features"])
+            out[r["seed"]] = apply_calibration(fake, cal)
+    return out
+
+
+def split_half(recs, mode, rated) -> str:
+    """How far labels move when the table doubles: the later half of the deals (by seed), labelled
+    with a table built from the earlier half only, against their labels under the whole table."""
+    recs = sorted(recs, key=lambda r: r["seed"])
+    half = len(recs) // 2
+    first, second = recs[:half], recs[half:]
+    if not first or not any(r.get("won") for r in first):
+        return "too few deals for a split-half check"
+    small = build_calibration({mode: first})
+    again = _rate_records(second, mode, small)
+    wins = [s for s, r in again.items() if r.won]
+    if not wins:
+        return "too few deals for a split-half check"
+    same = sum(again[s].label == rated[s].label for s in wins)
+    moved = statistics.mean(abs(again[s].difficulty - rated[s].difficulty) for s in wins)
+    return (f"split-half check: the {len(wins)} winnable deals of seeds {second[0]['seed']}-{second[-1]['seed']}, "
+            f"labelled with a table of seeds {first[0]['seed']}-{first[-1]['seed']} only, keep their label "
+            f"in {same} cases ({100 * same / len(wins):.1f}%); their difficulty moves {moved:.1f} points "
+            "on average")
 
 
 def main(argv=None):

@@ -292,3 +292,43 @@ def test_undecided_checks_never_lead_the_canonical_line_off_the_optimum(monkeypa
     end = play_all(State.new(tuple(deck), rules), r.canonical)
     assert end.finished and end.score == r.score
     assert 0 <= r.critical <= r.decisions and 0 <= r.first_winning <= r.first_choices
+
+
+def _calibration_script():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "calibrate_rating.py"
+    spec = importlib.util.spec_from_file_location("calibrate_rating", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fake_records(seeds, shift=0.0):
+    import random
+    rng = random.Random(5)
+    recs = []
+    for seed in seeds:
+        feats = {name: min(1.0, rng.random() + shift) for name in ("critical", "narrowness", "first_losing",
+                                                                    "margin", "greedy")}
+        recs.append({"seed": seed, "won": True, "exact": True, "score": 20, "nodes": 1, "features": feats})
+    return recs
+
+
+def test_split_half_check_of_a_calibration():
+    """``build`` says how far labels move when the table doubles: none when the later half
+    of the deals is distributed as the earlier, many when it is not."""
+    from solver.rating import build_calibration
+    script = _calibration_script()
+    same = _fake_records(range(1, 41)) + _fake_records(range(41, 81))     # the same features again
+    cal = build_calibration({"solo": same})
+    msg = script.split_half(same, "solo", script._rate_records(same, "solo", cal))
+    assert "the 40 winnable deals of seeds 41-80, labelled with a table of seeds 1-40 only" in msg
+    assert "keep their label in 40 cases (100.0%)" in msg
+    assert float(msg.split("moves ")[1].split()[0]) < 1.0     # only the 1,001 quantiles' rounding
+    shifted = _fake_records(range(1, 41)) + _fake_records(range(41, 81), shift=0.5)
+    cal = build_calibration({"solo": shifted})
+    msg = script.split_half(shifted, "solo", script._rate_records(shifted, "solo", cal))
+    kept = int(msg.split("keep their label in ")[1].split()[0])
+    assert kept < 30
+    assert script.split_half(_fake_records([1]), "solo", {}) == "too few deals for a split-half check"
