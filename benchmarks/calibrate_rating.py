@@ -27,6 +27,10 @@ Step 2 turns the records into the quantile tables and writes the package file:
     python benchmarks/calibrate_rating.py build \\
         benchmarks/results/calibration-solo.jsonl benchmarks/results/calibration-coop.jsonl
 
+It prints how the labels fall on the calibration deals, and a split-half check of how
+settled the table is: the later half of each mode's deals (by seed), labelled with a
+table built from the earlier half only, against their labels under the whole table.
+
 Calibration uses the default rules of each mode (solo: classic flee, strict
 weapons; co-op: 52 cards, lenient weapons); other rule variants are rated
 against their mode's table.
