@@ -171,10 +171,10 @@ def cmd_build(args):
 def _rate_records(recs, mode, cal) -> dict:
     """Seed -> Rating labelled with ``cal``, for the exact records."""
     from solver.rating import Rating
-    out = {}
+    rules, out = Rules(mode=mode), {}
     for r in recs:
         if r.get("exact"):
-            fake = Rating(rules=Rules(mode=mode), deck=(), seed=r["seed"], score=r["score"], won=r["won"],
+            fake = Rating(rules=rules, deck=(), seed=r["seed"], score=r["score"], won=r["won"],
                           exact=True, line=[], nodes=r["nodes"], features=r["features"])
             out[r["seed"]] = apply_calibration(fake, cal)
     return out

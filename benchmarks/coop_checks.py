@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
 from solver import Rules, deal  # noqa: E402
 from solver.batch import parse_seeds  # noqa: E402
 from solver.notation import parse_action  # noqa: E402
-from solver.rating import DECIDE_NODES_COOP, _move_kind, greedy_move  # noqa: E402
+from solver.rating import DECIDE_NODES_COOP, _move_kind, greedy_move, move_kinds  # noqa: E402
 from solver.search import load_core  # noqa: E402
 from solver.state import Avoid, State, Take  # noqa: E402
 
@@ -44,9 +44,7 @@ def positions(seed, canonical):
     state = State.new(tuple(deal(seed, RULES)), RULES)
     out = []
     for act in canonical:
-        kinds = {}
-        for a in state.legal_actions():
-            kinds.setdefault(_move_kind(state, a), a)
+        kinds = move_kinds(state)
         act = state.resolve(act)
         out.append((state, kinds, _move_kind(state, act), act))
         state = state.play(act)

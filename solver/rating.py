@@ -66,6 +66,20 @@ def _move_kind(state: State, action):
     return (card.kind, card.value, action.mode, action.help)
 
 
+def move_kinds(state: State) -> dict:
+    """Kind of move -> its first legal action, in the order the canonical line tries them.
+
+    A second avoid in a row (easy flee) comes last: the line takes it only when
+    nothing else keeps the optimum, otherwise it could avoid round in circles.
+    """
+    kinds = {}
+    for a in state.legal_actions():
+        kinds.setdefault(_move_kind(state, a), a)
+    if state.avoided_last and ("avoid",) in kinds:
+        kinds[("avoid",)] = kinds.pop(("avoid",))
+    return kinds
+
+
 def greedy_move(state: State):
     """The baseline player: the move that leaves the leader the most health now.
 
@@ -177,13 +191,7 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
     limit = DECIDE_NODES_COOP if r.rules.coop else 0
     state, first = start, True
     while not state.finished:
-        kinds = {}
-        for a in state.legal_actions():
-            kinds.setdefault(_move_kind(state, a), a)
-        if state.avoided_last and ("avoid",) in kinds:
-            # a second avoid in a row (easy flee) only when nothing else keeps
-            # the optimum: otherwise the line could avoid round in circles
-            kinds[("avoid",)] = kinds.pop(("avoid",))
+        kinds = move_kinds(state)
         chosen, wins_of, undecided = None, {}, set()
         for kind, a in kinds.items():
             child = state.play(a)

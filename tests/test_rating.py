@@ -306,11 +306,11 @@ def _calibration_script():
 
 def _fake_records(seeds, shift=0.0):
     import random
+    from solver.rating import FEATURES
     rng = random.Random(5)
     recs = []
     for seed in seeds:
-        feats = {name: min(1.0, rng.random() + shift) for name in ("critical", "narrowness", "first_losing",
-                                                                    "margin", "greedy")}
+        feats = {name: min(1.0, rng.random() + shift) for name in FEATURES}
         recs.append({"seed": seed, "won": True, "exact": True, "score": 20, "nodes": 1, "features": feats})
     return recs
 
