@@ -12,6 +12,7 @@ import sys
 import click
 
 from solver import Rules
+from solver.batch import sigint_deferred
 from solver.catalogue import CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue
 from solver.deal import check_seed
 
@@ -76,9 +77,11 @@ def generate_command(count, difficulty, out, start_seed, resume, quiet, **rule_f
             for candidate in candidates:
                 tried += 1
                 if candidate.kept:
-                    handle.write(json.dumps(entry(candidate.rating)) + "\n")
-                    handle.flush()
-                    found += 1
+                    line = json.dumps(entry(candidate.rating)) + "\n"
+                    with sigint_deferred():  # a line on disk is always counted in `found`
+                        handle.write(line)
+                        handle.flush()
+                        found += 1
                     bar.update(1, tried)
                     if found >= count:
                         break

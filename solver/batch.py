@@ -226,10 +226,15 @@ class ResultsFile:
         return {s for s, r in self.records.items() if "error" not in r}
 
     def append(self, record: dict) -> None:
-        if self._file is not None:
-            self._file.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
-            self._file.flush()
-        self.records[record["seed"]] = _slim(record)
+        # One step for Ctrl-C: a line on disk is always counted as done (the
+        # interrupted message and a resumed run agree on what was kept).
+        line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+        slim = _slim(record)
+        with sigint_deferred():
+            if self._file is not None:
+                self._file.write(line)
+                self._file.flush()
+            self.records[record["seed"]] = slim
 
     def close(self) -> None:
         if self._file is not None:
@@ -252,6 +257,25 @@ def _describe(rules_dict) -> str:
         return Rules(**rules_dict).describe()
     except (TypeError, InputError):
         return json.dumps(rules_dict)
+
+
+@contextmanager
+def sigint_deferred():
+    """Hold a Ctrl-C that arrives inside until the block is done, then raise it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        if callable(previous):
+            previous(signal.SIGINT, None)
+        elif previous == signal.SIG_DFL:
+            raise KeyboardInterrupt
 
 
 # ---------------------------------------------------------------- backends

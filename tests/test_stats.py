@@ -268,6 +268,31 @@ def test_interrupted_and_resumed_run_gives_the_same_summary(core, tmp_path):
     assert whole["exact"] == 150
 
 
+def test_ctrl_c_while_a_record_is_written_keeps_file_and_count_in_step(core, tmp_path):
+    # Ctrl-C landing between the write of a line and its count made the run say
+    # "10 of 150 deals done" with 11 in the file: a line on disk is counted, always.
+    rules = Rules(flee="hard")
+    record = solve_seed(1, Settings(rules))
+    out = tmp_path / "r.jsonl"
+    with ResultsFile(out, rules) as results:
+        real = results._file
+
+        class Interrupting:
+            def write(self, text):
+                return real.write(text)
+
+            def flush(self):
+                real.flush()
+                os.kill(os.getpid(), signal.SIGINT)   # Ctrl-C right after the line is out
+
+        results._file = Interrupting()
+        with pytest.raises(KeyboardInterrupt):
+            results.append(record)
+        results._file = real
+        assert results.done() == {1}
+    assert [r["seed"] for r in lines(out)] == [1]
+
+
 # ---------------------------------------------------- distributed engines
 def _scores(path) -> dict:
     return {r["seed"]: (r["score"], r["won"], r["exact"], r["line"]) for r in lines(path)}
