@@ -32,6 +32,8 @@ Examples:
   scoundrel-solve daily --date 2026-01-01 --reveal     with the solution, room by room
   scoundrel-solve daily --date 2026-01-01 --json
   scoundrel-solve daily --mode coop                    co-op: exact solves can take minutes
+  scoundrel-solve daily --mode coop --difficulty hard --jobs 2
+                                                       co-op rated: often minutes
 
 \b
 JSON keys: id, date, seed, deck, rules, rating, score, won, method, candidate,
@@ -75,13 +77,15 @@ def _progress(to_stderr: bool):
 @click.option("--difficulty", type=click.Choice(LABEL_NAMES[:-1]), default=None,
               help="The challenge of that label instead of the first winnable deal.")
 @click.option("--reveal", is_flag=True, help="Also print the solution: an optimal line, room by room.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+              help="Analyse candidates in K processes: the same challenge, sooner (co-op).")
 @json_option
 @pretty_option
-def daily_command(when, difficulty, reveal, as_json, pretty, **rule_flags):
+def daily_command(when, difficulty, reveal, jobs, as_json, pretty, **rule_flags):
     date = parse_date(when) if when is not None else today_utc()
     rules = GameOptions(**rule_flags).rules()
     noisy = sys.stderr.isatty()
-    challenge = daily_challenge(date, rules, difficulty, progress=_progress(noisy))
+    challenge = daily_challenge(date, rules, difficulty, progress=_progress(noisy), jobs=jobs)
     if noisy:
         click.echo("\r\033[K", err=True, nl=False)
     if as_json:
@@ -103,6 +107,9 @@ def daily_lines(challenge, reveal: bool = False, pretty: bool = False) -> list:
     if r.label is not None and r.difficulty is not None:
         out.append(f"Difficulty: {r.label}, harder than {r.difficulty:.0f}% of winnable {name} deals "
                    f"(method {METHOD} calibration)")
+        if r.undecided:
+            out.append(f"  ({r.undecided} win check(s) stopped at their node limit and were counted as "
+                       f"losing, so the label is approximate)")
     else:
         out.append(f"Difficulty: not rated (no calibration for {name} in method "
                    f"{METHOD})")

@@ -24,7 +24,8 @@ GENERATE_HELP = """Write N distinct winnable deals, each with its rating and a s
 
 Numbered deals are tried in order from --start-seed upward; each is solved
 exactly and rated, and a deal is kept when it is winnable, has the label of
---difficulty (if given) and is not in the file yet.  Each kept deal is
+--difficulty (if given; in co-op also with no win check stopped at its node
+limit, so that the label is exact) and is not in the file yet.  Each kept deal is
 appended to FILE.jsonl as one JSON line (id, seed, deck, rules, rating,
 score, won, line) the moment it is found, so Ctrl-C (exit 130) keeps every
 deal written.  --resume keeps the file's deals and carries on after the
@@ -35,6 +36,7 @@ goes to stderr.
 Examples:
   scoundrel-solve generate --count 100 --out deals.jsonl
   scoundrel-solve generate --count 20 --difficulty expert --out expert.jsonl
+  scoundrel-solve generate --count 20 --mode coop --jobs 2 --out coop.jsonl
   scoundrel-solve generate --count 100 --out deals.jsonl --resume
   scoundrel-solve generate --count 50 --flee hard --start-seed 1000000 --out hard-flee.jsonl
 
@@ -54,8 +56,10 @@ file of other rules, ...), 3 search engine missing, 130 interrupted.
 @click.option("--start-seed", metavar="S", default="1", show_default=True,
               help="The first deal number tried.")
 @click.option("--resume", is_flag=True, help="Keep the deals in --out and add deals until it holds N.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+              help="Rate candidates in K processes: the same file, sooner.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
-def generate_command(count, difficulty, out, start_seed, resume, quiet, **rule_flags):
+def generate_command(count, difficulty, out, start_seed, resume, jobs, quiet, **rule_flags):
     rules = GameOptions(**rule_flags).rules()
     start = check_seed(start_seed.strip())
     check_difficulty(rules, difficulty)
@@ -70,7 +74,7 @@ def generate_command(count, difficulty, out, start_seed, resume, quiet, **rule_f
     found, tried, why = len(kept), 0, {}
     bar = click.progressbar(length=count, label="generating", file=sys.stderr, show_pos=True,
                             item_show_func=lambda n: None if n is None else f"tried {n:,}", hidden=quiet)
-    candidates = generate(rules, difficulty, start=start, known_decks=[e["deck"] for e in kept])
+    candidates = generate(rules, difficulty, start=start, known_decks=[e["deck"] for e in kept], jobs=jobs)
     try:
         with handle, bar:
             bar.update(found)
@@ -100,7 +104,7 @@ def generate_command(count, difficulty, out, start_seed, resume, quiet, **rule_f
 
 
 _VERDICTS = {"unwinnable": "unwinnable", "unproven": "unproven", "other-label": "of other labels",
-             "duplicate": "already in the file"}
+             "undecided": "with undecided win checks", "duplicate": "already in the file"}
 
 
 def _existing(path, rules: Rules, difficulty, resume: bool) -> list:

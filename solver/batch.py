@@ -21,10 +21,12 @@ import json
 import math
 import signal
 import threading
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
@@ -364,6 +366,45 @@ def _windowed(seeds, window, pending, *, submit, wait_any, result):
         for fut in wait_any(pending):
             pending.discard(fut)
             yield result(fut)
+
+
+_END = object()
+
+
+def ordered_map(fn, items: Iterable, jobs: int = 1) -> Iterator:
+    """``fn(item)`` for each item, yielded in the order of ``items``.
+
+    With ``jobs`` > 1 up to ``2 * jobs`` items run ahead in worker processes
+    (``fn`` and the items must pickle), so the results are the same as with
+    one job, only sooner. ``items`` may be endless: closing the iterator (or an
+    error, or Ctrl-C in the caller) stops the workers and gives up the items in
+    flight.
+    """
+    if jobs < 1:
+        raise BatchError(f"--jobs must be at least 1, not {jobs}")
+    if jobs == 1:
+        for item in items:
+            yield fn(item)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    finished = False
+    try:
+        todo = iter(items)
+        window = deque(pool.submit(fn, item) for item in islice(todo, 2 * jobs))
+        while window:
+            result = window.popleft().result()
+            item = next(todo, _END)
+            if item is not _END:
+                window.append(pool.submit(fn, item))
+            yield result
+        finished = True
+    except BrokenProcessPool as exc:
+        raise WorkerDied(f"a worker process died ({exc})") from None
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _stop_pool(pool)
 
 
 def _missing_extra(name: str) -> BatchError:

@@ -9,20 +9,25 @@ Method (``scoundrel-solve generate``):
    features, and the label from the packaged calibration
    ``solver/data/calibration.json``).
 3. A candidate is kept when the exact solve proves it winnable, its label is
-   the difficulty asked for (if any), and its deck differs from every deck
-   already kept.
+   the difficulty asked for (if any) with no undecided win check (co-op: a
+   check stopped at its node limit makes the label depend on the search, as in
+   the daily challenge), and its deck differs from every deck already kept.
 
 Each kept deal is one JSON object (:func:`entry`): ``id``, ``seed``,
 ``deck``, ``rules``, ``rating``, ``score``, ``won`` and ``line`` (an optimal
 line that replays to ``score``).  Nothing in it depends on the machine or
-the speed of the search, so the same options always give the same file.
+the speed of the search, so the same options always give the same file (the
+one exception: without a difficulty, the features of a co-op deal whose
+rating has ``undecided`` win checks depend on the search's node count).
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import partial
 from typing import Iterable, Iterator, Optional
 
+from .batch import ordered_map
 from .daily import rules_key
 from .deal import MAX_SEED, check_seed, deal
 from .errors import InputError
@@ -78,41 +83,59 @@ class Candidate:
     index: int
     seed: int
     rating: Optional[Rating]
-    verdict: str          # kept, unwinnable, unproven, other-label, duplicate
+    verdict: str          # kept, unwinnable, unproven, other-label, undecided, duplicate
 
     @property
     def kept(self) -> bool:
         return self.verdict == "kept"
 
 
+def _rate_candidate(item, rules: Rules, rate_kw: dict) -> Optional[Rating]:
+    """Rate the numbered deal ``seed`` (in a worker process with ``jobs`` > 1)."""
+    seed, known = item
+    return None if known else rate(deal(seed, rules), rules, seed, **rate_kw)
+
+
 def generate(rules: Rules, difficulty: Optional[str] = None, *, start: int = 1,
-             known_decks: Iterable = (), **rate_kw) -> Iterator[Candidate]:
+             known_decks: Iterable = (), jobs: int = 1, **rate_kw) -> Iterator[Candidate]:
     """Walk the candidates from ``start`` and yield each one with its verdict.
 
     Endless: the caller stops after as many kept deals as it wants.
     ``known_decks`` (tuples of cards or of card strings) are treated as
-    already kept, so a resumed catalogue never repeats a deal.
+    already kept, so a resumed catalogue never repeats a deal. With ``jobs``
+    > 1 the candidates are rated ahead in that many processes; the verdicts
+    and their order are the same.
     """
     start = check_seed(start)
     check_difficulty(rules, difficulty)
     seen = {tuple(str(c) for c in d) for d in known_decks}
-    for index, seed in enumerate(range(start, MAX_SEED)):
-        cards = deal(seed, rules)
-        key = tuple(str(c) for c in cards)
-        if key in seen:
-            yield Candidate(index, seed, None, "duplicate")
-            continue
-        r = rate(cards, rules, seed, **rate_kw)
-        if not r.exact:
-            verdict = "unproven"
-        elif not r.won:
-            verdict = "unwinnable"
-        elif difficulty is not None and r.label != difficulty:
-            verdict = "other-label"
-        else:
-            verdict = "kept"
-            seen.add(key)
-        yield Candidate(index, seed, r, verdict)
+
+    def deck_key(seed):
+        return tuple(str(c) for c in deal(seed, rules))
+
+    # a deck already kept when its candidate is handed out is not rated at all
+    items = ((seed, deck_key(seed) in seen) for seed in range(start, MAX_SEED))
+    ratings = ordered_map(partial(_rate_candidate, rules=rules, rate_kw=rate_kw), items, jobs)
+    try:
+        for index, (seed, r) in enumerate(zip(range(start, MAX_SEED), ratings)):
+            key = deck_key(seed)
+            if r is None or key in seen:
+                yield Candidate(index, seed, None, "duplicate")
+                continue
+            if not r.exact:
+                verdict = "unproven"
+            elif not r.won:
+                verdict = "unwinnable"
+            elif difficulty is not None and r.label != difficulty:
+                verdict = "other-label"
+            elif difficulty is not None and r.undecided:
+                verdict = "undecided"
+            else:
+                verdict = "kept"
+                seen.add(key)
+            yield Candidate(index, seed, r, verdict)
+    finally:
+        ratings.close()
     raise CatalogueError(f"no more deal numbers after {start}: the last is {MAX_SEED - 1}")
 
 

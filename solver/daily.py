@@ -12,7 +12,13 @@ of method can never silently change an old daily):
 3. The challenge is the first candidate that an exact solve proves winnable
    and, with a difficulty, whose rating (method v1: ``solver.rating`` with
    the calibration table of version 1, ``solver/data/calibration-v1.json``)
-   has that label.
+   has that label and no undecided win check (none in solo; in co-op a check
+   stopped at its node limit would make the label depend on the search, so
+   such a candidate is passed over).
+
+The co-op table entered version 1 on 2026-12-01, when the co-op calibration
+reached its 10,000 deals; before, co-op dailies had no label and a co-op
+daily with a difficulty was refused. No daily served before changed.
 
 Everything here depends on the date, the options and fixed tables only, so
 every run on every machine gives the same daily.
@@ -23,9 +29,11 @@ import datetime
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import partial
 from importlib import resources
 from typing import Optional
 
+from .batch import ordered_map
 from .deal import deal
 from .errors import InputError
 from .rating import LABEL_NAMES, Rating, analyse, apply_calibration
@@ -97,9 +105,18 @@ class Daily:
         return d
 
 
+def _analyse_candidate(seed: int, rules: Rules) -> Rating:
+    """The analysis of candidate ``seed`` (in a worker process with ``jobs`` > 1)."""
+    return analyse(deal(seed, rules), rules, seed)
+
+
 def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = None, *,
-                    progress=None) -> Daily:
-    """The daily challenge of ``date`` for ``rules`` (and a difficulty label)."""
+                    progress=None, jobs: int = 1) -> Daily:
+    """The daily challenge of ``date`` for ``rules`` (and a difficulty label).
+
+    With ``jobs`` > 1 the candidates are analysed ahead in that many
+    processes; the challenge is the same (the first candidate accepted).
+    """
     date = parse_date(date)
     if difficulty is not None and difficulty not in LABEL_NAMES[:-1]:
         raise DailyError(f"unknown difficulty {difficulty!r}: choose one of {', '.join(LABEL_NAMES[:-1])}")
@@ -108,17 +125,20 @@ def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = No
         # no deal of this mode gets a label: the search would never succeed
         raise DailyError(f"method {METHOD} has no difficulty calibration for "
                          f"{'co-op' if rules.coop else 'solo'}: leave out the difficulty")
-    for k in range(MAX_CANDIDATES):
-        seed = candidate_seed(date, rules, difficulty, k)
-        deck = deal(seed, rules)
-        if progress:
-            progress(k, seed)
-        rating = apply_calibration(analyse(deck, rules, seed), cal)
-        if not (rating.exact and rating.won):
-            continue
-        if difficulty is not None and rating.label != difficulty:
-            continue
-        cid = f"{METHOD}-{date.isoformat()}-{rules_key(rules)}-{difficulty or 'any'}"
-        return Daily(cid, date, rules, difficulty, k, seed, tuple(deck), rating)
+    seeds = [candidate_seed(date, rules, difficulty, k) for k in range(MAX_CANDIDATES)]
+    analyses = ordered_map(partial(_analyse_candidate, rules=rules), seeds, jobs)
+    try:
+        for k, seed in enumerate(seeds):
+            if progress:
+                progress(k, seed)
+            rating = apply_calibration(next(analyses), cal)
+            if not (rating.exact and rating.won):
+                continue
+            if difficulty is not None and (rating.label != difficulty or rating.undecided):
+                continue
+            cid = f"{METHOD}-{date.isoformat()}-{rules_key(rules)}-{difficulty or 'any'}"
+            return Daily(cid, date, rules, difficulty, k, seed, tuple(deal(seed, rules)), rating)
+    finally:
+        analyses.close()
     raise DailyError(f"no {difficulty or 'winnable'} deal among the first {MAX_CANDIDATES} candidates of "
                      f"{date.isoformat()}")

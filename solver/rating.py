@@ -148,7 +148,8 @@ class Rating:
         """The rating as a daily challenge or a catalogue stores it."""
         return {"label": self.label, "difficulty": None if self.difficulty is None else round(self.difficulty, 1),
                 "features": {k: round(v, 6) for k, v in self.features.items()},
-                "decisions": self.decisions, "critical": self.critical, "provisional": self.provisional}
+                "decisions": self.decisions, "critical": self.critical, "undecided": self.undecided,
+                "provisional": self.provisional}
 
     def as_dict(self) -> dict:
         from .notation import format_line

@@ -2,7 +2,8 @@
 (``scoundrel-solve generate``): every deal winnable, its solution replaying
 to its score, the same options always giving the same deals.
 
-Only solo deals (rated in a fraction of a second each).
+Solo deals (rated in a fraction of a second each), and a few co-op dailies
+picked for being quick to rate (seconds each).
 """
 import datetime
 import json
@@ -137,11 +138,36 @@ def test_daily_bad_input_is_one_line_exit_2(args):
     assert result.stdout == ""
 
 
-def test_daily_coop_difficulty_without_calibration_is_refused():
-    if _calibration_v1().get("coop"):
-        pytest.skip("method v1 has a co-op calibration")
+def test_daily_difficulty_for_a_mode_the_method_has_no_table_for_is_refused(monkeypatch):
+    import solver.daily as daily_mod
+    v1 = _calibration_v1()
+    monkeypatch.setattr(daily_mod, "_calibration_v1", lambda: {k: v for k, v in v1.items() if k != "coop"})
     assert "no difficulty calibration for co-op" in one_error_line(
         run("daily", "--mode", "coop", "--difficulty", "hard", code=2))
+
+
+def test_daily_with_a_difficulty_passes_over_a_candidate_with_undecided_checks(monkeypatch):
+    """An undecided win check makes a label depend on the search: such a candidate
+    is never the daily of a difficulty (it still can be the daily of ``any``)."""
+    import solver.daily as daily_mod
+    easy = daily_challenge("2026-11-29", Rules(), "easy")
+    any_day = daily_challenge("2026-11-29", Rules())
+    assert easy.candidate == any_day.candidate == 0
+    assert easy.rating.undecided == any_day.rating.undecided == 0
+
+    def analyse_marking_both(deck, rules, seed=None, **kw):
+        r = analyse(deck, rules, seed, **kw)
+        if seed in (easy.seed, any_day.seed):
+            r.undecided = 1
+        return r
+    monkeypatch.setattr(daily_mod, "analyse", analyse_marking_both)
+    again = daily_challenge("2026-11-29", Rules(), "easy")
+    assert again.candidate > 0 and again.seed != easy.seed and again.rating.label == "easy"
+    assert again.rating.undecided == 0
+    same = daily_challenge("2026-11-29", Rules())
+    assert (same.candidate, same.seed, same.rating.undecided) == (0, any_day.seed, 1)
+    assert "(1 win check(s) stopped at their node limit" in run("daily", "--date", "2026-11-29").stdout
+    assert "node limit" not in run("daily", "--date", "2026-11-29", "--difficulty", "easy").stdout
 
 
 def test_play_daily_plays_the_daily_deal():
@@ -206,6 +232,27 @@ def test_generate_difficulty(tmp_path):
     assert "of other labels" in result.stdout or "tried" in result.stdout
 
 
+def test_generate_with_a_difficulty_skips_deals_with_undecided_checks(tmp_path, monkeypatch):
+    import solver.catalogue as catalogue_mod
+    plain = tmp_path / "plain.jsonl"
+    run("generate", "--count", "2", "--difficulty", "easy", "--out", str(plain), "-q")
+    first, second = (d["seed"] for d in lines_of(plain))
+    real_rate = catalogue_mod.rate
+
+    def rate_marking_first(deck, rules, seed=None, **kw):
+        r = real_rate(deck, rules, seed, **kw)
+        if seed == first:
+            r.undecided = 1
+        return r
+    monkeypatch.setattr(catalogue_mod, "rate", rate_marking_first)
+    marked = tmp_path / "marked.jsonl"
+    shown = run("generate", "--count", "1", "--difficulty", "easy", "--out", str(marked), "-q").stdout
+    assert [d["seed"] for d in lines_of(marked)] == [second] and "1 with undecided win checks skipped" in shown
+    anyway = tmp_path / "any.jsonl"
+    run("generate", "--count", "1", "--out", str(anyway), "--start-seed", str(first), "-q")
+    assert [(d["seed"], d["rating"]["undecided"]) for d in lines_of(anyway)] == [(first, 1)]
+
+
 def test_generate_other_rules(tmp_path):
     out = tmp_path / "deals.jsonl"
     run("generate", "--count", "2", "--flee", "hard", "--durability", "lenient", "--out", str(out), "-q")
@@ -232,11 +279,13 @@ def test_generate_bad_input_is_one_line_exit_2(args, tmp_path, monkeypatch):
     assert not (tmp_path / "x.jsonl").exists()
 
 
-def test_generate_ctrl_c_keeps_what_is_written(tmp_path):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_generate_ctrl_c_keeps_what_is_written(tmp_path, jobs):
     out = tmp_path / "deals.jsonl"
     env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "generate", "--count", "100000", "--out", str(out),
-                             "-q"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--jobs", str(jobs), "-q"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 2):
         time.sleep(0.05)
@@ -248,6 +297,28 @@ def test_generate_ctrl_c_keeps_what_is_written(tmp_path):
     assert len(deals) >= 2 and f"holds {len(deals)} of 100,000 deals" in stderr
     for d in deals:
         check_deal(d)
+    # what was written is the start of the catalogue a straight run writes
+    straight = tmp_path / "straight.jsonl"
+    run("generate", "--count", str(len(deals)), "--out", str(straight), "-q")
+    assert out.read_text() == straight.read_text()
+
+
+def test_jobs_give_the_same_daily_and_catalogue(tmp_path):
+    one = run("daily", "--json", "--reveal", "--date", "2026-11-29", "--difficulty", "expert").stdout
+    two = run("daily", "--json", "--reveal", "--date", "2026-11-29", "--difficulty", "expert", "--jobs", "2").stdout
+    assert two == one and json.loads(one)["candidate"] == 12
+    files = []
+    for jobs in (1, 2, 3):
+        files.append(tmp_path / f"jobs{jobs}.jsonl")
+        shown = run("generate", "--count", "3", "--difficulty", "hard", "--start-seed", "7", "--jobs", jobs,
+                    "--out", str(files[-1]), "-q").stdout
+        assert "3 deals (3 new; 10 tried: 6 of other labels" in shown
+    assert files[0].read_text() == files[1].read_text() == files[2].read_text()
+    run("generate", "--count", "5", "--difficulty", "hard", "--start-seed", "7", "--jobs", "2",
+        "--out", str(files[1]), "--resume", "-q")
+    run("generate", "--count", "5", "--difficulty", "hard", "--start-seed", "7", "--out", str(files[0]),
+        "--resume", "-q")
+    assert files[0].read_text() == files[1].read_text() and len(lines_of(files[0])) == 5
 
 
 # Golden dailies of method v1: these must never change (docs/daily.md).  A failure
@@ -262,9 +333,41 @@ GOLDEN_V1 = [
 ]
 
 
-@pytest.mark.parametrize("ask,want", GOLDEN_V1)
+# Co-op (its table entered method v1 on 2026-12-01); a few seconds each.
+GOLDEN_V1_COOP = [
+    (("2026-12-01", {"mode": "coop"}, None), ("v1-2026-12-01-coop-52-lenient-any", 0, 3862216782744652316, 14,
+                                              "hard")),
+    (("2026-12-02", {"mode": "coop"}, "easy"), ("v1-2026-12-02-coop-52-lenient-easy", 0, 17352088099167276680,
+                                                35, "easy")),
+]
+
+
+@pytest.mark.parametrize("ask,want", GOLDEN_V1 + GOLDEN_V1_COOP)
 def test_golden_dailies_of_method_v1_never_change(ask, want):
     from solver.daily import daily_challenge
     date, rules, difficulty = ask
     d = daily_challenge(date, Rules(**rules), difficulty)
     assert (d.id, d.candidate, d.seed, d.score, d.rating.label) == want
+
+
+# SHA-256 (first 16 hex digits) of each entry of calibration-v1.json, written with
+# json.dumps(entry, sort_keys=True): the tables of method v1 are frozen for ever.
+V1_TABLE = {"version": "6b86b273ff34fce1", "weights": "606593d71faae2e0", "labels": "8e6305f804c4107e",
+            "solo": "d2626fbfba92aad1", "coop": "dfaba09f7510cabe"}
+
+
+def test_the_calibration_tables_of_method_v1_never_change():
+    import hashlib
+    v1 = _calibration_v1()
+    got = {k: hashlib.sha256(json.dumps(v, sort_keys=True).encode()).hexdigest()[:16] for k, v in v1.items()}
+    assert got == V1_TABLE
+    assert v1["coop"]["deals"] == v1["solo"]["deals"] == 10_000
+    assert not v1["coop"].get("provisional") and not v1["solo"].get("provisional")
+
+
+def test_coop_daily_with_a_difficulty_has_that_label_and_replays():
+    d = daily_json("--date", "2026-12-02", "--mode", "coop", "--difficulty", "easy", "--reveal")
+    assert d["id"] == "v1-2026-12-02-coop-52-lenient-easy" and d["rules"] == Rules(mode="coop").as_dict()
+    assert d["rating"]["label"] == "easy" and d["rating"]["undecided"] == 0
+    assert d["rating"]["provisional"] is False
+    check_deal(d)

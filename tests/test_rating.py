@@ -235,9 +235,10 @@ def test_a_table_of_fewer_deals_than_planned_is_provisional_and_says_so(monkeypa
     assert "provisional" not in "\n".join(calibration_note(r))
 
 
-def test_packaged_solo_table_is_complete():
+@pytest.mark.parametrize("mode", ["solo", "coop"])
+def test_packaged_table_is_complete(mode):
     from solver.rating import CALIBRATION_TARGET
-    table = calibration()["solo"]
+    table = calibration()[mode]
     assert table["deals"] >= CALIBRATION_TARGET and not table.get("provisional", False)
 
 
