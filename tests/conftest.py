@@ -1,4 +1,5 @@
 """Shared fixtures for the rules-engine tests (cards, deal, state, notation, properties)."""
+import signal
 from dataclasses import replace
 
 import pytest
@@ -7,6 +8,12 @@ from solver.cards import parse_cards
 from solver.notation import parse_action
 from solver.rules import Rules
 from solver.state import Hero, State
+
+# Started in the background (`nohup pytest &`, `cmd &` in a script), the shell hands us
+# Ctrl-C ignored, and every process a test starts inherits that: the Ctrl-C tests would
+# then wait for an interrupt that never comes. Take it back.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _new(cards: str, **rules) -> State:
