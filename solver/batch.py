@@ -319,22 +319,31 @@ class LocalBackend:
 
     def imap(self, settings: Settings, seeds: Iterable[int]) -> Iterator[dict]:
         """The records of ``seeds``, in order of completion."""
-        pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_ignore_sigint)
-        finished = False
-        try:
-            pending = set()
-            yield from _windowed(seeds, 2 * self.jobs, pending,
+        with _local_pool(self.jobs) as pool:
+            yield from _windowed(seeds, 2 * self.jobs, set(),
                                  submit=lambda s: pool.submit(solve_seed, s, settings),
                                  wait_any=lambda fs: wait(fs, return_when=FIRST_COMPLETED)[0],
                                  result=lambda f: f.result())
-            finished = True
-        except BrokenProcessPool as exc:
-            raise WorkerDied(f"a worker process died ({exc})") from None
-        finally:
-            if finished:
-                pool.shutdown(wait=True)
-            else:  # interrupted: the deals in hand are given up, not waited for
-                _stop_pool(pool)
+
+
+@contextmanager
+def _local_pool(jobs: int):
+    """``jobs`` worker processes that leave Ctrl-C to the parent.
+
+    Shut down when the block ends normally; stopped when it is left any other
+    way (an error, Ctrl-C, the caller closing a generator), the work in hand
+    given up, not waited for. A worker that dies is :class:`WorkerDied`.
+    """
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    try:
+        yield pool
+    except BrokenProcessPool as exc:
+        _stop_pool(pool)
+        raise WorkerDied(f"a worker process died ({exc})") from None
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -386,9 +395,7 @@ def ordered_map(fn, items: Iterable, jobs: int = 1) -> Iterator:
         for item in items:
             yield fn(item)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
-    finished = False
-    try:
+    with _local_pool(jobs) as pool:
         todo = iter(items)
         window = deque(pool.submit(fn, item) for item in islice(todo, 2 * jobs))
         while window:
@@ -397,14 +404,6 @@ def ordered_map(fn, items: Iterable, jobs: int = 1) -> Iterator:
             if item is not _END:
                 window.append(pool.submit(fn, item))
             yield result
-        finished = True
-    except BrokenProcessPool as exc:
-        raise WorkerDied(f"a worker process died ({exc})") from None
-    finally:
-        if finished:
-            pool.shutdown(wait=True)
-        else:
-            _stop_pool(pool)
 
 
 def _missing_extra(name: str) -> BatchError:

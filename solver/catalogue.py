@@ -90,10 +90,12 @@ class Candidate:
         return self.verdict == "kept"
 
 
-def _rate_candidate(item, rules: Rules, rate_kw: dict) -> Optional[Rating]:
-    """Rate the numbered deal ``seed`` (in a worker process with ``jobs`` > 1)."""
-    seed, known = item
-    return None if known else rate(deal(seed, rules), rules, seed, **rate_kw)
+def _rate_candidate(item, rules: Rules, rate_kw: dict) -> tuple:
+    """``(seed, key, rating)`` for ``item = (seed, key, known)``: the rating of the
+    numbered deal ``seed``, None for a deck already kept (in a worker process
+    with ``jobs`` > 1)."""
+    seed, key, known = item
+    return seed, key, None if known else rate(deal(seed, rules), rules, seed, **rate_kw)
 
 
 def generate(rules: Rules, difficulty: Optional[str] = None, *, start: int = 1,
@@ -110,16 +112,15 @@ def generate(rules: Rules, difficulty: Optional[str] = None, *, start: int = 1,
     check_difficulty(rules, difficulty)
     seen = {tuple(str(c) for c in d) for d in known_decks}
 
-    def deck_key(seed):
-        return tuple(str(c) for c in deal(seed, rules))
+    def items():
+        for seed in range(start, MAX_SEED):
+            key = tuple(str(c) for c in deal(seed, rules))
+            yield seed, key, key in seen   # a deck already kept when handed out is not rated at all
 
-    # a deck already kept when its candidate is handed out is not rated at all
-    items = ((seed, deck_key(seed) in seen) for seed in range(start, MAX_SEED))
-    ratings = ordered_map(partial(_rate_candidate, rules=rules, rate_kw=rate_kw), items, jobs)
+    ratings = ordered_map(partial(_rate_candidate, rules=rules, rate_kw=rate_kw), items(), jobs)
     try:
-        for index, (seed, r) in enumerate(zip(range(start, MAX_SEED), ratings)):
-            key = deck_key(seed)
-            if r is None or key in seen:
+        for index, (seed, key, r) in enumerate(ratings):
+            if r is None or key in seen:   # or kept while this one was in flight
                 yield Candidate(index, seed, None, "duplicate")
                 continue
             if not r.exact:
