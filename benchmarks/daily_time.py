@@ -7,7 +7,9 @@ so the time to find it is the sum of the analysis times of a run of deals
 drawn at random until one is accepted. This script draws those runs from the
 calibration records (``benchmarks/results/calibration-<mode>.jsonl``: one
 analysis time per deal, solve included), labels each record against the
-method v1 table as the daily does, and accepts as the daily does: any proven
+daily's table (``calibration-v1.json``, read by methods v1 and v2; the
+records' features are stored at the table's precision, so these are the
+labels of method v2), and accepts as the daily does: any proven
 win for ``any``; with a difficulty, that label and no undecided win check.
 
     python benchmarks/daily_time.py [--mode coop|solo] [--draws 20000]
@@ -29,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solver.daily import _calibration_v1  # noqa: E402
+from solver.daily import calibration_for  # noqa: E402
 from solver.rating import LABEL_NAMES, label_for, raw_difficulty, _percentile_rank  # noqa: E402
 
 
@@ -43,7 +45,7 @@ def main(argv=None) -> None:
     ap.add_argument("--draws", type=int, default=20000)
     ap.add_argument("--records", type=Path, default=None)
     args = ap.parse_args(argv)
-    table = _calibration_v1().get(args.mode)
+    table = calibration_for("v1").get(args.mode)
     if not table:
         sys.exit(f"error: method v1 has no {args.mode} table")
     path = args.records or ROOT / f"benchmarks/results/calibration-{args.mode}.jsonl"

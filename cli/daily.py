@@ -11,7 +11,7 @@ import sys
 import click
 
 from solver import Rules, format_line
-from solver.daily import METHOD, daily_challenge, parse_date
+from solver.daily import METHODS, daily_challenge, parse_date
 from solver.rating import LABEL_NAMES
 
 from . import render
@@ -21,7 +21,9 @@ DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a da
 
 The deal follows from the date, the rule flags and --difficulty alone (a
 fixed, versioned method: docs/daily.md), so it is the same on every run and
-every machine, forever.  An exact solve proves it winnable; its rating and
+every machine, forever: each date has one method in force (v1 until
+2026-12-31, v2 from 2027-01-01; --method asks for another).  An exact
+solve proves it winnable; its rating and
 proven optimal score are shown, the solution only with --reveal.  Without
 --date it is today's challenge, today being the date in UTC.
 
@@ -79,13 +81,17 @@ def _progress(to_stderr: bool):
 @click.option("--reveal", is_flag=True, help="Also print the solution: an optimal line, room by room.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
               help="Analyse candidates in K processes: the same challenge, sooner (co-op).")
+@click.option("--method", type=click.Choice(METHODS), default=None,
+              help="The daily of this method version.  [default: the one in force on the date: "
+                   "v1 until 2026-12-31, v2 from 2027-01-01]")
 @json_option
 @pretty_option
-def daily_command(when, difficulty, reveal, jobs, as_json, pretty, **rule_flags):
+def daily_command(when, difficulty, reveal, jobs, method, as_json, pretty, **rule_flags):
     date = parse_date(when) if when is not None else today_utc()
     rules = GameOptions(**rule_flags).rules()
     noisy = sys.stderr.isatty()
-    challenge = daily_challenge(date, rules, difficulty, progress=_progress(noisy), jobs=jobs)
+    challenge = daily_challenge(date, rules, difficulty, method=method,
+                                progress=_progress(noisy), jobs=jobs)
     if noisy:
         click.echo("\r\033[K", err=True, nl=False)
     if as_json:
@@ -106,13 +112,13 @@ def daily_lines(challenge, reveal: bool = False, pretty: bool = False) -> list:
            f"Winnable, proven optimal score {r.score}"]
     if r.label is not None and r.difficulty is not None:
         out.append(f"Difficulty: {r.label}, harder than {r.difficulty:.0f}% of winnable {name} deals "
-                   f"(method {METHOD} calibration)")
+                   f"(method {challenge.method} calibration)")
         if r.undecided:
             out.append(f"  ({r.undecided} win check(s) stopped at their node limit and were counted as "
                        f"losing, so the label is approximate)")
     else:
         out.append(f"Difficulty: not rated (no calibration for {name} in method "
-                   f"{METHOD})")
+                   f"{challenge.method})")
     out.append(f"Play it: scoundrel-solve play --seed {challenge.seed}{play_flags(challenge.rules)}")
     if not reveal:
         out.append("The solution: the same command with --reveal.")

@@ -1,7 +1,12 @@
 """Daily challenges: the same winnable deal for everyone on a date, forever.
 
-Method ``v1`` (the version is part of every challenge id, so a future change
-of method can never silently change an old daily):
+A daily is made by a versioned **method**; the version is part of every
+challenge id, so a change of method can never silently change an old daily.
+Each date has one method in force (:data:`METHOD_SINCE`): ``v1`` up to
+2026-12-31, ``v2`` from 2027-01-01.  Another method can be asked for, so a
+daily of either method can be found again on any date.
+
+Method ``v1``:
 
 1. The key is ``scoundrel-daily/v1/<YYYY-MM-DD>/<rules>/<difficulty>``, where
    ``<rules>`` is ``solo-<flee>-<durability>`` or
@@ -10,15 +15,21 @@ of method can never silently change an old daily):
 2. Candidate ``k`` (k = 0, 1, 2, ...) is the numbered deal whose seed is the
    first 8 bytes, big-endian, of SHA-256(``<key>/<k>``).
 3. The challenge is the first candidate that an exact solve proves winnable
-   and, with a difficulty, whose rating (method v1: ``solver.rating`` with
-   the calibration table of version 1, ``solver/data/calibration-v1.json``)
-   has that label and no undecided win check (none in solo; in co-op a check
-   stopped at its node limit would make the label depend on the search, so
-   such a candidate is passed over).
+   and, with a difficulty, whose rating (``solver.rating`` with the
+   calibration table of version 1, ``solver/data/calibration-v1.json``,
+   ranking the unrounded features) has that label and no undecided win check
+   (none in solo; in co-op a check stopped at its node limit would make the
+   label depend on the search, so such a candidate is passed over).
+
+Method ``v2`` is v1 with ``v2`` in the key and the id, and one correction:
+the features are rounded to the table's precision (6 decimals) before they
+are ranked, as the calibration records were, so that ties count half and a
+daily's label is the one ``rate`` prints for its deal.  It reads the same
+tables, ``calibration-v1.json``.
 
 The co-op table entered version 1 on 2026-12-01, when the co-op calibration
 reached its 10,000 deals; before, co-op dailies had no label and a co-op
-daily with a difficulty was refused. No daily served before changed.
+daily with a difficulty was refused.  No daily served before changed.
 
 Everything here depends on the date, the options and fixed tables only, so
 every run on every machine gives the same daily.
@@ -36,10 +47,18 @@ from typing import Optional
 from .batch import ordered_map
 from .deal import deal
 from .errors import InputError
-from .rating import LABEL_NAMES, Rating, analyse, apply_calibration
+from .rating import FEATURE_DECIMALS, LABEL_NAMES, Rating, analyse, apply_calibration
 from .rules import Rules
 
-METHOD = "v1"
+# The first date each method is in force for (the latest one not after a
+# date serves it).  Never edit a date once it has passed: a new method
+# starts at a date still to come, announced.
+METHOD_SINCE = {"v1": datetime.date.min, "v2": datetime.date(2027, 1, 1)}
+METHODS = tuple(METHOD_SINCE)
+# Per method: the calibration table file, and the precision features are
+# ranked at (None: unrounded, method v1's comparison).
+_TABLES = {"v1": "calibration-v1.json", "v2": "calibration-v1.json"}
+_DECIMALS = {"v1": None, "v2": FEATURE_DECIMALS}
 MAX_CANDIDATES = 2000
 
 
@@ -62,14 +81,35 @@ def rules_key(rules: Rules) -> str:
     return f"solo-{rules.flee}-{rules.durability}"
 
 
-def candidate_seed(date: datetime.date, rules: Rules, difficulty: Optional[str], k: int) -> int:
-    key = f"scoundrel-daily/{METHOD}/{date.isoformat()}/{rules_key(rules)}/{difficulty or 'any'}/{k}"
+def method_for(date: datetime.date) -> str:
+    """The method in force on ``date``."""
+    return max((since, m) for m, since in METHOD_SINCE.items() if since <= date)[1]
+
+
+def check_method(method: Optional[str], date: datetime.date) -> str:
+    if method is None:
+        return method_for(date)
+    if method not in METHOD_SINCE:
+        raise DailyError(f"unknown daily method {method!r}: choose one of {', '.join(METHODS)}")
+    return method
+
+
+def candidate_seed(date: datetime.date, rules: Rules, difficulty: Optional[str], k: int,
+                   method: str) -> int:
+    key = f"scoundrel-daily/{method}/{date.isoformat()}/{rules_key(rules)}/{difficulty or 'any'}/{k}"
     return int.from_bytes(hashlib.sha256(key.encode("ascii")).digest()[:8], "big")
 
 
-def _calibration_v1() -> dict:
-    text = resources.files("solver").joinpath("data/calibration-v1.json").read_text()
+def calibration_for(method: str) -> dict:
+    """The calibration tables a method labels its candidates with."""
+    text = resources.files("solver").joinpath("data", _TABLES[method]).read_text()
     return json.loads(text)
+
+
+def label_candidate(analysis: Rating, method: str, cal: Optional[dict] = None) -> Rating:
+    """``analysis`` labelled the way ``method`` labels a candidate."""
+    cal = calibration_for(method) if cal is None else cal
+    return apply_calibration(analysis, cal, decimals=_DECIMALS[method])
 
 
 @dataclass
@@ -84,6 +124,7 @@ class Daily:
     seed: int
     deck: tuple
     rating: Rating
+    method: str                    # the method's version, e.g. "v1"
 
     @property
     def score(self) -> int:
@@ -99,7 +140,7 @@ class Daily:
         d = {"id": self.id, "date": self.date.isoformat(), "seed": self.seed,
              "deck": [str(c) for c in self.deck], "rules": self.rules.as_dict(),
              "rating": r.summary(),
-             "score": r.score, "won": r.won, "method": METHOD, "candidate": self.candidate}
+             "score": r.score, "won": r.won, "method": self.method, "candidate": self.candidate}
         if reveal:
             d["line"] = format_line(r.line)
         return d
@@ -111,33 +152,35 @@ def _analyse_candidate(seed: int, rules: Rules) -> Rating:
 
 
 def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = None, *,
-                    progress=None, jobs: int = 1) -> Daily:
+                    method: Optional[str] = None, progress=None, jobs: int = 1) -> Daily:
     """The daily challenge of ``date`` for ``rules`` (and a difficulty label).
 
+    ``method``: ``None`` for the method in force on ``date``, or a version.
     With ``jobs`` > 1 the candidates are analysed ahead in that many
     processes; the challenge is the same (the first candidate accepted).
     """
     date = parse_date(date)
+    method = check_method(method, date)
     if difficulty is not None and difficulty not in LABEL_NAMES[:-1]:
         raise DailyError(f"unknown difficulty {difficulty!r}: choose one of {', '.join(LABEL_NAMES[:-1])}")
-    cal = _calibration_v1()
+    cal = calibration_for(method)
     if difficulty is not None and not cal.get("coop" if rules.coop else "solo"):
         # no deal of this mode gets a label: the search would never succeed
-        raise DailyError(f"method {METHOD} has no difficulty calibration for "
+        raise DailyError(f"method {method} has no difficulty calibration for "
                          f"{'co-op' if rules.coop else 'solo'}: leave out the difficulty")
-    seeds = [candidate_seed(date, rules, difficulty, k) for k in range(MAX_CANDIDATES)]
+    seeds = [candidate_seed(date, rules, difficulty, k, method) for k in range(MAX_CANDIDATES)]
     analyses = ordered_map(partial(_analyse_candidate, rules=rules), seeds, jobs)
     try:
         for k, seed in enumerate(seeds):
             if progress:
                 progress(k, seed)
-            rating = apply_calibration(next(analyses), cal)
+            rating = label_candidate(next(analyses), method, cal)
             if not (rating.exact and rating.won):
                 continue
             if difficulty is not None and (rating.label != difficulty or rating.undecided):
                 continue
-            cid = f"{METHOD}-{date.isoformat()}-{rules_key(rules)}-{difficulty or 'any'}"
-            return Daily(cid, date, rules, difficulty, k, seed, tuple(deal(seed, rules)), rating)
+            cid = f"{method}-{date.isoformat()}-{rules_key(rules)}-{difficulty or 'any'}"
+            return Daily(cid, date, rules, difficulty, k, seed, tuple(deal(seed, rules)), rating, method)
     finally:
         analyses.close()
     raise DailyError(f"no {difficulty or 'winnable'} deal among the first {MAX_CANDIDATES} candidates of "

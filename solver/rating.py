@@ -51,6 +51,11 @@ WEIGHTS = {"critical": 0.30, "narrowness": 0.20, "first_losing": 0.15, "margin":
 LABELS = (("easy", 40.0), ("medium", 70.0), ("hard", 90.0), ("expert", 100.01))
 LABEL_NAMES = tuple(name for name, _ in LABELS) + ("unwinnable",)
 CALIBRATION_VERSION = 1
+# Features are stored (analysis records, dailies, catalogues) rounded to this
+# many decimals, so the calibration tables hold rounded values; a live rating
+# rounds its features the same way before ranking them, so that a deal rated
+# live and the same deal's record tie the table's values alike.
+FEATURE_DECIMALS = 6
 # A mode's table built from fewer deals than this is provisional: its labels
 # may shift as more deals are analysed (rate and catalogues say so).
 CALIBRATION_TARGET = 10_000
@@ -147,7 +152,7 @@ class Rating:
     def summary(self) -> dict:
         """The rating as a daily challenge or a catalogue stores it."""
         return {"label": self.label, "difficulty": None if self.difficulty is None else round(self.difficulty, 1),
-                "features": {k: round(v, 6) for k, v in self.features.items()},
+                "features": {k: round(v, FEATURE_DECIMALS) for k, v in self.features.items()},
                 "decisions": self.decisions, "critical": self.critical, "undecided": self.undecided,
                 "provisional": self.provisional}
 
@@ -317,11 +322,19 @@ def _percentile_rank(sorted_values, x) -> float:
     return 100.0 * (lo + 0.5 * (hi - lo)) / n
 
 
-def raw_difficulty(features: dict, table: dict) -> float:
-    """Weighted mean of the features' percentiles in the calibration set."""
+def raw_difficulty(features: dict, table: dict, decimals: Optional[int] = FEATURE_DECIMALS) -> float:
+    """Weighted mean of the features' percentiles in the calibration set.
+
+    Each feature is first rounded to ``decimals``, the precision of the
+    table's values, so that a fraction such as 1/7 ties the table's 0.142857
+    (ties count half) instead of lying just above it.  ``decimals=None``
+    ranks the unrounded values: the comparison of daily method v1, kept so
+    that its dailies never change.
+    """
     total = 0.0
     for name, w in WEIGHTS.items():
-        total += w * _percentile_rank(table["quantiles"][name], features[name])
+        value = features[name] if decimals is None else round(features[name], decimals)
+        total += w * _percentile_rank(table["quantiles"][name], value)
     return total
 
 
@@ -332,7 +345,12 @@ def label_for(percentile: float) -> str:
     return LABELS[-1][0]
 
 
-def apply_calibration(r: Rating, cal: Optional[dict] = None) -> Rating:
+def apply_calibration(r: Rating, cal: Optional[dict] = None, *,
+                      decimals: Optional[int] = FEATURE_DECIMALS) -> Rating:
+    """Label ``r`` with ``cal`` (default: the packaged calibration).
+
+    ``decimals``: see :func:`raw_difficulty` (``None`` only for daily v1).
+    """
     cal = calibration() if cal is None else cal
     if not r.exact:
         r.label = None
@@ -345,7 +363,7 @@ def apply_calibration(r: Rating, cal: Optional[dict] = None) -> Rating:
     if not table:
         r.label, r.difficulty, r.calibrated = None, None, False
         return r
-    raw = raw_difficulty(r.features, table)
+    raw = raw_difficulty(r.features, table, decimals)
     r.difficulty = _percentile_rank(table["raw"], raw)
     r.label = label_for(r.difficulty)
     r.calibrated = True

@@ -19,7 +19,7 @@ import pytest
 from cli import daily as daily_cli
 from clitools import invoke
 from solver import Rules, State, deal, parse_cards, parse_line, replay
-from solver.daily import METHOD, _calibration_v1, daily_challenge
+from solver.daily import METHOD_SINCE, calibration_for, daily_challenge, label_candidate, method_for
 from solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration
 
 try:
@@ -63,7 +63,8 @@ def test_daily_json_keys_and_solution():
     for key in ("id", "date", "seed", "deck", "rules", "rating", "score", "line"):
         assert key in d
     assert d["date"] == DATE and d["rules"] == Rules().as_dict()
-    assert METHOD in d["id"].split("-") and DATE in d["id"]
+    assert d["method"] == method_for(datetime.date.fromisoformat(DATE)) == "v1"
+    assert d["id"] == f"v1-{DATE}-solo-classic-strict-any"
     check_deal(d)
     assert "line" not in daily_json("--date", DATE)
 
@@ -122,7 +123,8 @@ def test_daily_text_and_reveal():
 
 def test_daily_rating_matches_method_calibration():
     d = daily_challenge(DATE, Rules())
-    assert d.rating.label == apply_calibration(analyse(d.deck, d.rules, d.seed), _calibration_v1()).label
+    assert d.rating.label == apply_calibration(analyse(d.deck, d.rules, d.seed), calibration_for("v1"),
+                                               decimals=None).label
 
 
 @pytest.mark.parametrize("args", [
@@ -140,8 +142,9 @@ def test_daily_bad_input_is_one_line_exit_2(args):
 
 def test_daily_difficulty_for_a_mode_the_method_has_no_table_for_is_refused(monkeypatch):
     import solver.daily as daily_mod
-    v1 = _calibration_v1()
-    monkeypatch.setattr(daily_mod, "_calibration_v1", lambda: {k: v for k, v in v1.items() if k != "coop"})
+    real = daily_mod.calibration_for
+    monkeypatch.setattr(daily_mod, "calibration_for",
+                        lambda method: {k: v for k, v in real(method).items() if k != "coop"})
     assert "no difficulty calibration for co-op" in one_error_line(
         run("daily", "--mode", "coop", "--difficulty", "hard", code=2))
 
@@ -344,10 +347,69 @@ GOLDEN_V1_COOP = [
 
 @pytest.mark.parametrize("ask,want", GOLDEN_V1 + GOLDEN_V1_COOP)
 def test_golden_dailies_of_method_v1_never_change(ask, want):
-    from solver.daily import daily_challenge
     date, rules, difficulty = ask
-    d = daily_challenge(date, Rules(**rules), difficulty)
+    d = daily_challenge(date, Rules(**rules), difficulty, method="v1")
     assert (d.id, d.candidate, d.seed, d.score, d.rating.label) == want
+    if date < "2027-01-01":   # v1 is the method in force: the default gives it too
+        again = daily_challenge(date, Rules(**rules), difficulty)
+        assert (again.id, again.seed, again.rating.label) == want[:1] + want[2:3] + want[4:]
+
+
+# Golden dailies of method v2 (in force from 2027-01-01): these must never change either.
+GOLDEN_V2 = [
+    (("2027-01-01", {}, None), ("v2-2027-01-01-solo-classic-strict-any", 0, 8203540833823040292, 30, "medium")),
+    (("2027-01-01", {}, "medium"), ("v2-2027-01-01-solo-classic-strict-medium", 0, 4262649357496673245, 30,
+                                    "medium")),
+    (("2027-01-01", {}, "expert"), ("v2-2027-01-01-solo-classic-strict-expert", 0, 8082051402654790730, 13,
+                                    "expert")),
+    (("2027-01-01", {"flee": "hard"}, None), ("v2-2027-01-01-solo-hard-strict-any", 3, 3597196194741565662, 9,
+                                              "hard")),
+    (("2027-01-01", {"mode": "coop"}, None), ("v2-2027-01-01-coop-52-lenient-any", 0, 9354431433694131514, 26,
+                                              "easy")),
+]
+
+
+@pytest.mark.parametrize("ask,want", GOLDEN_V2)
+def test_golden_dailies_of_method_v2_never_change(ask, want):
+    date, rules, difficulty = ask
+    d = daily_challenge(date, Rules(**rules), difficulty)    # v2 is the method in force
+    assert (d.method, d.id, d.candidate, d.seed, d.score, d.rating.label) == ("v2",) + want
+
+
+def test_each_date_has_one_method_in_force_and_any_method_can_be_asked_for():
+    assert method_for(datetime.date(2026, 12, 31)) == "v1" and method_for(datetime.date(1, 1, 1)) == "v1"
+    assert method_for(datetime.date(2027, 1, 1)) == method_for(datetime.date(2100, 1, 1)) == "v2"
+    # a method's start never moves once its date has passed (the golden dailies rely on it)
+    assert METHOD_SINCE["v2"] == datetime.date(2027, 1, 1)
+    d = daily_json("--date", "2027-01-01")
+    assert (d["method"], d["id"]) == ("v2", "v2-2027-01-01-solo-classic-strict-any")
+    old = daily_json("--date", "2027-01-01", "--flee", "hard", "--method", "v1")
+    assert (old["method"], old["id"], old["seed"]) == ("v1",) + GOLDEN_V1[3][1][:1] + GOLDEN_V1[3][1][2:3]
+    ahead = daily_json("--date", "2026-11-29", "--difficulty", "hard", "--method", "v2", "--reveal")
+    assert (ahead["id"], ahead["candidate"], ahead["seed"]) == ("v2-2026-11-29-solo-classic-strict-hard", 1,
+                                                               6083312934839973463)
+    check_deal(ahead)
+    assert "(method v2 calibration)" in run("daily", "--date", "2027-01-01").stdout
+    assert "(method v1 calibration)" in run("daily", "--date", "2026-12-31").stdout
+    assert "method" in one_error_line(run("daily", "--method", "v3", code=2))
+
+
+def test_method_v2_labels_a_deal_as_rate_does_and_v1_keeps_its_comparison():
+    """Solo deal 3 has features that tie the table's (rounded) values: ranked at the
+    table's precision (v2, ``rate``) it is medium 40.7, as its calibration record
+    is; unrounded (v1) every tie counts as below and it reads easy 38.2."""
+    rules = Rules()
+    a = analyse(deal(3, rules), rules, 3)
+    v1 = label_candidate(analyse(deal(3, rules), rules, 3), "v1")
+    v2 = label_candidate(a, "v2")
+    assert (v1.label, round(v1.difficulty, 1)) == ("easy", 38.2)
+    assert (v2.label, round(v2.difficulty, 1)) == ("medium", 40.7)
+    rated = json.loads(run("rate", "--seed", "3", "--json").stdout)
+    assert (rated["label"], rated["difficulty"]) == ("medium", 40.7)
+    for seed in (GOLDEN_V2[0][1][2], GOLDEN_V2[1][1][2]):
+        d = daily_challenge("2027-01-01", rules, None if seed == GOLDEN_V2[0][1][2] else "medium")
+        rated = json.loads(run("rate", "--seed", str(seed), "--json").stdout)
+        assert (rated["label"], rated["difficulty"]) == (d.rating.label, round(d.rating.difficulty, 1))
 
 
 # SHA-256 (first 16 hex digits) of each entry of calibration-v1.json, written with
@@ -358,7 +420,7 @@ V1_TABLE = {"version": "6b86b273ff34fce1", "weights": "606593d71faae2e0", "label
 
 def test_the_calibration_tables_of_method_v1_never_change():
     import hashlib
-    v1 = _calibration_v1()
+    v1 = calibration_for("v1")
     got = {k: hashlib.sha256(json.dumps(v, sort_keys=True).encode()).hexdigest()[:16] for k, v in v1.items()}
     assert got == V1_TABLE
     assert v1["coop"]["deals"] == v1["solo"]["deals"] == 10_000

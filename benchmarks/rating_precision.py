@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Does a deal rated live get the label its calibration record gets?
+
+The calibration table is built from the analysis records, whose features are
+stored rounded to ``FEATURE_DECIMALS`` (6).  A live rating (``rate``,
+``generate``, the daily) analyses the deal again and ranks its features
+against that table.  This script rates calibration deals both ways and
+compares, under the two comparisons the code knows:
+
+* ``rounded``: features rounded to the table's precision before ranking
+  (``rate`` and ``generate``, daily method v2);
+* ``unrounded``: the raw features (daily method v1, kept so its dailies
+  never change): a fraction such as 1/7 then lies just above the table's
+  0.142857 instead of tying it.
+
+    python benchmarks/rating_precision.py --mode solo --seeds 1-300
+    python benchmarks/rating_precision.py --mode coop --seeds 1-40 --jobs 2
+
+Prints, per comparison, how many winnable deals get another label live than
+from their record, the mean and max move of the difficulty, and the seeds
+whose label moves.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from solver import Rules, deal  # noqa: E402
+from solver.batch import parse_seeds  # noqa: E402
+from solver.rating import FEATURE_DECIMALS, Rating, analyse, apply_calibration, calibration  # noqa: E402
+
+
+def _live(item):
+    seed, mode = item
+    rules = Rules(mode=mode)
+    return seed, analyse(deal(seed, rules), rules, seed)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mode", choices=("solo", "coop"), default="solo")
+    ap.add_argument("--seeds", default="1-300")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--records", type=Path, default=None)
+    args = ap.parse_args(argv)
+    wanted = set(parse_seeds(args.seeds))
+    path = args.records or ROOT / f"benchmarks/results/calibration-{args.mode}.jsonl"
+    records = {}
+    for line in path.read_text().splitlines():
+        r = json.loads(line)
+        if r["seed"] in wanted and r["won"] and r["exact"]:
+            records[r["seed"]] = r
+    if not records:
+        sys.exit(f"error: no winnable records of seeds {args.seeds} in {path}")
+    cal = calibration()
+    rules = Rules(mode=args.mode)
+    t0 = time.perf_counter()
+    items = [(seed, args.mode) for seed in sorted(records)]
+    if args.jobs > 1:
+        with mp.Pool(args.jobs) as pool:
+            lives = dict(pool.imap_unordered(_live, items))
+    else:
+        lives = dict(map(_live, items))
+    seconds = time.perf_counter() - t0
+    stored = {}
+    for seed, rec in records.items():
+        r = Rating(rules=rules, deck=(), seed=seed, score=rec["score"], won=True, exact=True, line=[], nodes=0)
+        r.features = rec["features"]
+        stored[seed] = apply_calibration(r, cal)
+    print(f"{args.mode} seeds {args.seeds}: {len(records)} winnable calibration deals rated live "
+          f"in {seconds:.0f} s, against their records")
+    for name, decimals in (("rounded", FEATURE_DECIMALS), ("unrounded", None)):
+        moved, moves = [], []
+        for seed, live in sorted(lives.items()):
+            if live.score != records[seed]["score"]:
+                sys.exit(f"error: seed {seed} scores {live.score} live, {records[seed]['score']} in its record")
+            got = apply_calibration(live, cal, decimals=decimals)
+            moves.append(abs(got.difficulty - stored[seed].difficulty))
+            if got.label != stored[seed].label:
+                moved.append(f"{seed} ({stored[seed].label} {stored[seed].difficulty:.1f} -> "
+                             f"{got.label} {got.difficulty:.1f})")
+        print(f"  {name:9}: {len(moved)} of {len(moves)} get another label; difficulty moves "
+              f"{sum(moves) / len(moves):.2f} points on average, {max(moves):.2f} at most")
+        for text in moved:
+            print(f"      {text}")
+
+
+if __name__ == "__main__":
+    main()
