@@ -52,7 +52,7 @@ if str(ROOT) not in sys.path:
 
 from solver import Rules, deal  # noqa: E402
 from solver.batch import BatchError, ResultsFile, Settings, parse_seeds, read_records, solve_seed  # noqa: E402
-from solver.rating import LABEL_NAMES, analyse, apply_calibration, build_calibration  # noqa: E402
+from solver.rating import LABEL_NAMES, analyse, build_calibration, rate_record  # noqa: E402
 
 PACKAGE_FILE = ROOT / "solver" / "data" / "calibration.json"
 
@@ -170,14 +170,8 @@ def cmd_build(args):
 
 def _rate_records(recs, mode, cal) -> dict:
     """Seed -> Rating labelled with ``cal``, for the exact records."""
-    from solver.rating import Rating
-    rules, out = Rules(mode=mode), {}
-    for r in recs:
-        if r.get("exact"):
-            fake = Rating(rules=rules, deck=(), seed=r["seed"], score=r["score"], won=r["won"],
-                          exact=True, line=[], nodes=r["nodes"], features=r["features"])
-            out[r["seed"]] = apply_calibration(fake, cal)
-    return out
+    rules = Rules(mode=mode)
+    return {r["seed"]: rate_record(r, rules, cal) for r in recs if r.get("exact")}
 
 
 def split_half(recs, mode, rated) -> str:

@@ -32,7 +32,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from solver.daily import calibration_for  # noqa: E402
-from solver.rating import LABEL_NAMES, label_for, raw_difficulty, _percentile_rank  # noqa: E402
+from solver import Rules  # noqa: E402
+from solver.rating import LABEL_NAMES, rate_record  # noqa: E402
 
 
 def span(seconds: float) -> str:
@@ -45,16 +46,14 @@ def main(argv=None) -> None:
     ap.add_argument("--draws", type=int, default=20000)
     ap.add_argument("--records", type=Path, default=None)
     args = ap.parse_args(argv)
-    table = calibration_for("v1").get(args.mode)
-    if not table:
+    cal, rules = calibration_for("v1"), Rules(mode=args.mode)
+    if not cal.get(args.mode):
         sys.exit(f"error: method v1 has no {args.mode} table")
     path = args.records or ROOT / f"benchmarks/results/calibration-{args.mode}.jsonl"
     deals = []   # (seconds, label or None, undecided)
     for line in path.read_text().splitlines():
         r = json.loads(line)
-        label = None
-        if r["won"] and r["exact"]:
-            label = label_for(_percentile_rank(table["raw"], raw_difficulty(r["features"], table)))
+        label = rate_record(r, rules, cal).label if r["won"] and r["exact"] else None
         deals.append((r.get("seconds", 0.0) + r.get("solve_seconds", 0.0), label, r.get("undecided", 0)))
     rng = random.Random(1)
     print(f"{len(deals):,} {args.mode} records of {path.name}, method v1 table; {args.draws:,} draws each")

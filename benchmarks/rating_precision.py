@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
 
 from solver import Rules, deal  # noqa: E402
 from solver.batch import parse_seeds  # noqa: E402
-from solver.rating import FEATURE_DECIMALS, Rating, analyse, apply_calibration, calibration  # noqa: E402
+from solver.rating import FEATURE_DECIMALS, analyse, apply_calibration, calibration, rate_record  # noqa: E402
 
 
 def _live(item):
@@ -70,11 +70,7 @@ def main(argv=None) -> None:
     else:
         lives = dict(map(_live, items))
     seconds = time.perf_counter() - t0
-    stored = {}
-    for seed, rec in records.items():
-        r = Rating(rules=rules, deck=(), seed=seed, score=rec["score"], won=True, exact=True, line=[], nodes=0)
-        r.features = rec["features"]
-        stored[seed] = apply_calibration(r, cal)
+    stored = {seed: rate_record(rec, rules, cal) for seed, rec in records.items()}
     print(f"{args.mode} seeds {args.seeds}: {len(records)} winnable calibration deals rated live "
           f"in {seconds:.0f} s, against their records")
     for name, decimals in (("rounded", FEATURE_DECIMALS), ("unrounded", None)):

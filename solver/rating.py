@@ -371,6 +371,16 @@ def apply_calibration(r: Rating, cal: Optional[dict] = None, *,
     return r
 
 
+def rate_record(record: dict, rules: Rules, cal: Optional[dict] = None) -> Rating:
+    """The rating a stored analysis record (``score``, ``won``, ``features``:
+    an analysis line or a calibration record) gets from ``cal``, without
+    analysing the deal again."""
+    r = Rating(rules=rules, deck=(), seed=record.get("seed"), score=record["score"], won=record["won"],
+               exact=record.get("exact", True), line=[], nodes=record.get("nodes", 0),
+               features=dict(record["features"]))
+    return apply_calibration(r, cal)
+
+
 def rate(deck, rules: Rules, seed=None, **kw) -> Rating:
     """Analyse the deal and label it with the packaged calibration."""
     return apply_calibration(analyse(deck, rules, seed, **kw))

@@ -368,7 +368,7 @@ def test_a_calibration_deal_rated_live_gets_the_label_of_its_record():
     """The table is built from records whose features are rounded to 6 decimals;
     a live rating ranks its features at that precision, so it ties the table's
     values exactly as its record does (ties count half)."""
-    from solver.rating import Rating
+    from solver.rating import rate_record
     rules, cal = Rules(), calibration()
     records = _records("solo", list(range(1, 41)) + list(TIE_SEEDS))
     assert set(TIE_SEEDS) <= set(records)
@@ -379,23 +379,19 @@ def test_a_calibration_deal_rated_live_gets_the_label_of_its_record():
         if not rec["won"]:
             assert live.label == "unwinnable"
             continue
-        stored = Rating(rules=rules, deck=(), seed=seed, score=rec["score"], won=True, exact=True, line=[], nodes=0)
-        stored.features = rec["features"]
-        apply_calibration(stored, cal)
+        stored = rate_record(rec, rules, cal)
         assert (live.label, live.difficulty) == (stored.label, stored.difficulty), seed
         if seed in TIE_SEEDS:   # and the unrounded comparison would not
             assert apply_calibration(live, cal, decimals=None).label != stored.label
 
 
 def test_a_coop_calibration_deal_rated_live_gets_the_label_of_its_record():
-    from solver.rating import Rating
+    from solver.rating import rate_record
     rules = Rules(mode="coop")
     seed = COOP_TIE_SEED
     rec = _records("coop", [seed])[seed]
     live = apply_calibration(analyse(deal(seed, rules), rules, seed))
-    stored = Rating(rules=rules, deck=(), seed=seed, score=rec["score"], won=True, exact=True, line=[], nodes=0)
-    stored.features = rec["features"]
-    apply_calibration(stored)
+    stored = rate_record(rec, rules)
     assert live.summary()["features"] == rec["features"]
     assert (live.label, live.difficulty) == (stored.label, stored.difficulty)
     assert apply_calibration(live, decimals=None).label != stored.label
