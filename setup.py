@@ -4,7 +4,7 @@ from setuptools import Extension, setup
 
 extensions = [
     Extension(
-        "solver._core",
+        "scoundrel_solver._core",
         ["solver/_core.pyx"],
         extra_compile_args=["-O3"],
     )

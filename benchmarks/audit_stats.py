@@ -23,11 +23,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solver import Rules, solve  # noqa: E402
-from solver.batch import read_records  # noqa: E402
-from solver.deal import deal  # noqa: E402
-from solver.notation import parse_line, replay  # noqa: E402
-from solver.state import State  # noqa: E402
+from scoundrel_solver import Rules, solve  # noqa: E402
+from scoundrel_solver.batch import read_records  # noqa: E402
+from scoundrel_solver.deal import deal  # noqa: E402
+from scoundrel_solver.notation import parse_line, replay  # noqa: E402
+from scoundrel_solver.state import State  # noqa: E402
 from stats_table import results_files  # noqa: E402  (benchmarks/, this script's folder)
 
 def audit(path: Path, sample: int, rng: random.Random) -> tuple:

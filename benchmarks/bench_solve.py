@@ -33,7 +33,7 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:  # run from a clone without installing
     sys.path.insert(0, str(ROOT))
 
-from solver import DEFAULT_TT_MB, Rules, solve  # noqa: E402
+from scoundrel_solver import DEFAULT_TT_MB, Rules, solve  # noqa: E402
 
 # name -> (rule options, default seeds).  Defaults of the benchmark issue.
 SETS = {
@@ -101,7 +101,7 @@ def build_id() -> str:
     build = (head or "unknown") + ("+dirty" if dirty else "")
     try:  # the compiled core actually loaded (solver/ may be rebuilt between runs)
         import hashlib
-        from solver import _core
+        from scoundrel_solver import _core
         with open(_core.__file__, "rb") as f:
             build += " core " + hashlib.sha256(f.read()).hexdigest()[:12]
     except (ImportError, OSError):

@@ -40,11 +40,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solver import Rules, State, deal, solve  # noqa: E402
-from solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
-from solver.batch import read_records  # noqa: E402
-from solver.intervals import wilson  # noqa: E402
-from solver.rating import play_greedy  # noqa: E402
+from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
+from scoundrel_solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
+from scoundrel_solver.batch import read_records  # noqa: E402
+from scoundrel_solver.intervals import wilson  # noqa: E402
+from scoundrel_solver.rating import play_greedy  # noqa: E402
 
 
 

@@ -30,8 +30,8 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:  # run from a clone without installing
     sys.path.insert(0, str(ROOT))
 
-from solver import DEFAULT_TT_MB, Rules, format_cards, solve  # noqa: E402
-from solver.cards import JOKER, full_pack, is_solo_card  # noqa: E402
+from scoundrel_solver import DEFAULT_TT_MB, Rules, format_cards, solve  # noqa: E402
+from scoundrel_solver.cards import JOKER, full_pack, is_solo_card  # noqa: E402
 
 
 def parse_range(text: str) -> tuple:

@@ -50,9 +50,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solver import Rules, deal  # noqa: E402
-from solver.batch import BatchError, ResultsFile, Settings, parse_seeds, read_records, solve_seed  # noqa: E402
-from solver.rating import LABEL_NAMES, analyse, build_calibration, rate_record  # noqa: E402
+from scoundrel_solver import Rules, deal  # noqa: E402
+from scoundrel_solver.batch import BatchError, ResultsFile, Settings, parse_seeds, read_records, solve_seed  # noqa: E402
+from scoundrel_solver.rating import LABEL_NAMES, analyse, build_calibration, rate_record  # noqa: E402
 
 PACKAGE_FILE = ROOT / "solver" / "data" / "calibration.json"
 

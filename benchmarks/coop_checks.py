@@ -29,12 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solver import Rules, deal  # noqa: E402
-from solver.batch import parse_seeds  # noqa: E402
-from solver.notation import parse_action  # noqa: E402
-from solver.rating import DECIDE_NODES_COOP, _move_kind, greedy_move, move_kinds  # noqa: E402
-from solver.search import load_core  # noqa: E402
-from solver.state import Avoid, State, Take  # noqa: E402
+from scoundrel_solver import Rules, deal  # noqa: E402
+from scoundrel_solver.batch import parse_seeds  # noqa: E402
+from scoundrel_solver.notation import parse_action  # noqa: E402
+from scoundrel_solver.rating import DECIDE_NODES_COOP, _move_kind, greedy_move, move_kinds  # noqa: E402
+from scoundrel_solver.search import load_core  # noqa: E402
+from scoundrel_solver.state import Avoid, State, Take  # noqa: E402
 
 RULES = Rules(mode="coop")
 

@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solver import Rules, deal  # noqa: E402
-from solver.batch import parse_seeds  # noqa: E402
-from solver.rating import FEATURE_DECIMALS, analyse, apply_calibration, calibration, rate_record  # noqa: E402
+from scoundrel_solver import Rules, deal  # noqa: E402
+from scoundrel_solver.batch import parse_seeds  # noqa: E402
+from scoundrel_solver.rating import FEATURE_DECIMALS, analyse, apply_calibration, calibration, rate_record  # noqa: E402
 
 
 def _live(item):

@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solver import Rules  # noqa: E402
-from solver.batch import read_records, summarise  # noqa: E402
+from scoundrel_solver import Rules  # noqa: E402
+from scoundrel_solver.batch import read_records, summarise  # noqa: E402
 
 STATS = ROOT / "benchmarks/results/stats"
 

@@ -1,1 +1,1 @@
-"""Command-line interface of scoundrel-solver: ``scoundrel-solve`` (see cli.main)."""
+"""Command-line interface of scoundrel-solver: ``scoundrel-solve`` (see scoundrel_solver.cli.main)."""

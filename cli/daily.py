@@ -10,9 +10,9 @@ import sys
 
 import click
 
-from solver import Rules, format_line
-from solver.daily import METHODS, daily_challenge, parse_date
-from solver.rating import LABEL_NAMES
+from scoundrel_solver import Rules, format_line
+from scoundrel_solver.daily import METHODS, daily_challenge, parse_date
+from scoundrel_solver.rating import LABEL_NAMES
 
 from . import render
 from .options import Game, GameOptions, json_option, pretty_option, rule_options

@@ -11,10 +11,10 @@ import sys
 
 import click
 
-from solver import Rules
-from solver.batch import sigint_deferred
-from solver.catalogue import CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue
-from solver.deal import check_seed
+from scoundrel_solver import Rules
+from scoundrel_solver.batch import sigint_deferred
+from scoundrel_solver.catalogue import CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue
+from scoundrel_solver.deal import check_seed
 
 from .options import GameOptions, rule_options
 

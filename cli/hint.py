@@ -5,10 +5,10 @@ import json
 
 import click
 
-from solver import PositionError, parse_cards, parse_line, replay
-from solver.hints import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
+from scoundrel_solver import PositionError, parse_cards, parse_line, replay
+from scoundrel_solver.hints import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
                           known_bottom_of_line, make_table_position, position_from_json, table_hint)
-from solver.notation import resolved_line
+from scoundrel_solver.notation import resolved_line
 
 from . import render
 from .options import GameOptions, game_options, json_option, pretty_option, search_options, typed, usage_error

@@ -10,8 +10,8 @@ import sys
 
 import click
 
-from solver import CoreMissingError, IllegalMove, InputError, format_line, parse_line, replay, solve
-from solver.notation import resolved_line
+from scoundrel_solver import CoreMissingError, IllegalMove, InputError, format_line, parse_line, replay, solve
+from scoundrel_solver.notation import resolved_line
 
 from . import render
 from .options import GameOptions, game_options, json_option, pretty_option, search_options, typed, usage_error

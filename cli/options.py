@@ -13,9 +13,9 @@ from typing import Optional
 
 import click
 
-from solver import DEFAULT_TT_MB, Rules, State, deal, parse_cards
-from solver.deal import check_seed
-from solver.rules import DECK_SIZES, DURABILITIES, FLEES, MODES
+from scoundrel_solver import DEFAULT_TT_MB, Rules, State, deal, parse_cards
+from scoundrel_solver.deal import check_seed
+from scoundrel_solver.rules import DECK_SIZES, DURABILITIES, FLEES, MODES
 
 RULE_PARAMS = ("mode", "flee", "durability", "deck_size")
 DECK_PARAMS = ("seed", "deck")

@@ -15,8 +15,8 @@ from typing import Callable, Optional
 
 import click
 
-from solver import AVOID, Avoid, IllegalMove, InputError, State, format_line, parse_line, replay, solve
-from solver.hints import DEFAULT_RNG_SEED, TablePosition, exact_hint, known_bottom_of_line, table_hint
+from scoundrel_solver import AVOID, Avoid, IllegalMove, InputError, State, format_line, parse_line, replay, solve
+from scoundrel_solver.hints import DEFAULT_RNG_SEED, TablePosition, exact_hint, known_bottom_of_line, table_hint
 
 from . import render
 from .options import Game, GameOptions, game_options, pretty_option, search_options, usage_error
@@ -370,9 +370,9 @@ class Terminal:
 
 def _daily_game(game: GameOptions, date: Optional[datetime.date]):
     try:
-        from solver.daily import daily_challenge
+        from scoundrel_solver.daily import daily_challenge
     except ImportError as exc:
-        if exc.name != "solver.daily":  # the module is there but broken: a real bug
+        if exc.name != "scoundrel_solver.daily":  # the module is there but broken: a real bug
             raise
         raise usage_error("the daily challenge is not available in this build") from None
     rules = game.rules()

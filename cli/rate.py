@@ -8,8 +8,8 @@ import sys
 
 import click
 
-from solver import Rules
-from solver.rating import CALIBRATION_TARGET, Rating, calibration, rate
+from scoundrel_solver import Rules
+from scoundrel_solver.rating import CALIBRATION_TARGET, Rating, calibration, rate
 
 from . import render
 from .options import GameOptions, game_options, json_option, search_options

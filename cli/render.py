@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from solver import Avoid, Result, State, Take
+from scoundrel_solver import Avoid, Result, State, Take
 
 MINUS, ARROW = "\u2212", "\u2192"  # − and →, as a player would write them
 

@@ -12,9 +12,9 @@ import time
 
 import click
 
-from solver import InputError, batch
-from solver.rules import Rules
-from solver.search import default_engine, load_core
+from scoundrel_solver import InputError, batch
+from scoundrel_solver.rules import Rules
+from scoundrel_solver.search import default_engine, load_core
 
 from .options import GameOptions, json_option, rule_options, search_options, typed, usage_error
 

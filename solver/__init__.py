@@ -1,6 +1,6 @@
 """scoundrel-solver: exact solver and hint engine for Scoundrel and Scoundrel for Two.
 
->>> from solver import Rules, deal, State
+>>> from scoundrel_solver import Rules, deal, State
 >>> State.new(deal(42), Rules()).room[0]
 Card('4H')
 """

@@ -102,7 +102,7 @@ def candidate_seed(date: datetime.date, rules: Rules, difficulty: Optional[str],
 
 def calibration_for(method: str) -> dict:
     """The calibration tables a method labels its candidates with."""
-    text = resources.files("solver").joinpath("data", _TABLES[method]).read_text()
+    text = resources.files(__package__).joinpath("data", _TABLES[method]).read_text()
     return json.loads(text)
 
 

@@ -1,6 +1,6 @@
 """Deal numbering of RULES §6: SplitMix64 + Fisher-Yates on the base order.
 
->>> from solver.rules import Rules
+>>> from scoundrel_solver.rules import Rules
 >>> " ".join(map(str, deal(42, Rules())[:5]))
 '4H 3H 5C 5D 5S'
 """

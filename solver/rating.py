@@ -296,7 +296,7 @@ def _calibration_mode(rules: Rules) -> str:
 
 def load_calibration() -> dict:
     try:
-        text = resources.files("solver").joinpath("data/calibration.json").read_text()
+        text = resources.files(__package__).joinpath("data/calibration.json").read_text()
     except (FileNotFoundError, OSError):
         return {}
     return json.loads(text)

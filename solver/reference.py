@@ -6,8 +6,8 @@ depth-first search.  There is no pruning, no bound and no move ordering: every l
 action of every reachable position is tried.  The fast Cython core is tested against it,
 so it is written to be obviously correct rather than fast.
 
->>> from solver.cards import parse_cards
->>> from solver.notation import format_line
+>>> from scoundrel_solver.cards import parse_cards
+>>> from scoundrel_solver.notation import format_line
 >>> out = solve_reference(State.new(parse_cards("5D 3S")))
 >>> out["score"], format_line(out["line"]), out["exact"]
 (20, '5D 3Sw', True)
@@ -255,8 +255,8 @@ def solve_reference(state: State, max_nodes=None, timeout=None) -> dict:
     limit stopped the search, ``exact=False``, ``limit="nodes"``/``"time"`` and the
     best complete line seen (``score=None``, ``line=[]`` if none).
 
-    >>> from solver.cards import parse_cards
-    >>> from solver.rules import Rules
+    >>> from scoundrel_solver.cards import parse_cards
+    >>> from scoundrel_solver.rules import Rules
     >>> solve_reference(State.new(parse_cards("5H 9H")))["score"]   # 20 + 9: last potion at full health
     29
     >>> out = solve_reference(State.new(parse_cards("AS AC"), Rules(mode="coop")))

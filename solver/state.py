@@ -1,6 +1,6 @@
 """The game state, legal actions and their effects: the one place the rules live.
 
->>> from solver.deal import deal
+>>> from scoundrel_solver.deal import deal
 >>> s = State.new(deal(42))
 >>> [str(c) for c in s.room], s.heroes[0].health
 (['4H', '3H', '5C', '5D'], 20)

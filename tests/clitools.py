@@ -1,7 +1,7 @@
 """Running ``scoundrel-solve`` in-process for the tests (click's CliRunner)."""
 from click.testing import CliRunner
 
-from cli.main import cli
+from scoundrel_solver.cli.main import cli
 
 
 def runner() -> CliRunner:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import solver.search
+import scoundrel_solver.search
 from clitools import invoke
-from solver import CoreMissingError
+from scoundrel_solver import CoreMissingError
 
 SOLO_42 = ("4H 3H 5C 5D 5S TS 8S 7H 2D KC 7D 7C 3D TD 2S 5H 4C 6S 8H AC 3S 4D 2H 9H TH 9C KS 9S 9D "
            "6H TC 8C 6C 6D 7S 3C 8D AS 4S QC QS 2C JS JC")
@@ -36,7 +36,7 @@ def run(*args, code=0):
 @pytest.fixture
 def pure(monkeypatch):
     """Force the pure-Python reference solver."""
-    pytest.importorskip("solver.reference")
+    pytest.importorskip("scoundrel_solver.reference")
     monkeypatch.setenv("SCOUNDREL_PURE", "1")
 
 
@@ -252,20 +252,20 @@ def test_missing_core_is_one_line_and_exit_3(monkeypatch):
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
 
     def missing():
-        raise CoreMissingError("the compiled search core (solver._core) is missing")
+        raise CoreMissingError("the compiled search core (scoundrel_solver._core) is missing")
 
-    monkeypatch.setattr(solver.search, "load_core", missing)
+    monkeypatch.setattr(scoundrel_solver.search, "load_core", missing)
     result = run("--deck", SMALL, "--json", code=3)
-    assert result.stderr == "error: the compiled search core (solver._core) is missing\n"
+    assert result.stderr == "error: the compiled search core (scoundrel_solver._core) is missing\n"
     assert "Traceback" not in result.stderr
 
 
 def test_console_entry_point_runs_without_traceback():
-    """``python -m cli.main`` goes through main(), as the installed script does."""
-    ok = subprocess.run([sys.executable, "-m", "cli.main", "deal", "--seed", "42"],
+    """``python -m scoundrel_solver`` goes through main(), as the installed script does."""
+    ok = subprocess.run([sys.executable, "-m", "scoundrel_solver", "deal", "--seed", "42"],
                         capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert (ok.returncode, ok.stdout) == (0, SOLO_42 + "\n")
-    bad = subprocess.run([sys.executable, "-m", "cli.main", "deal", "--deck", "5D 5D"],
+    bad = subprocess.run([sys.executable, "-m", "scoundrel_solver", "deal", "--deck", "5D 5D"],
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert (bad.returncode, bad.stderr) == (2, "error: duplicate card 5D\n")
 

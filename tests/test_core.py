@@ -47,15 +47,15 @@ from hypothesis import note as _hypothesis_note
 from hypothesis.errors import InvalidArgument
 from hypothesis import strategies as st
 
-import solver
-import solver.search
-from solver import CoreMissingError, solve
-from solver.cards import JOKER, format_cards, full_pack, is_solo_card, parse_cards
-from solver.notation import format_line, parse_line, replay
-from solver.reference import group_rooms
-from solver.result import Result
-from solver.rules import Rules
-from solver.state import AVOID, Avoid, Hero, State, Take
+import scoundrel_solver
+import scoundrel_solver.search
+from scoundrel_solver import CoreMissingError, solve
+from scoundrel_solver.cards import JOKER, format_cards, full_pack, is_solo_card, parse_cards
+from scoundrel_solver.notation import format_line, parse_line, replay
+from scoundrel_solver.reference import group_rooms
+from scoundrel_solver.result import Result
+from scoundrel_solver.rules import Rules
+from scoundrel_solver.state import AVOID, Avoid, Hero, State, Take
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus_known.jsonl"
@@ -122,7 +122,7 @@ ISOLATE = hasattr(os, "fork") and os.environ.get("SCOUNDREL_TEST_NOFORK", "") in
 # Load the core once, here: the forked children inherit it, so the whole run tests one
 # build (a rebuild of the .so during a long run cannot make a child fail to import it).
 try:
-    solver.search.load_core()
+    scoundrel_solver.search.load_core()
 except CoreMissingError:  # pragma: no cover - every core test then fails with the message
     pass
 
@@ -419,7 +419,7 @@ def test_core_equals_reference_on_lost_coop_dungeons(durability, data):
     state = State.new(deck, rules)
     ref = check_against_reference(state)
     event("lost" if ref.score <= 0 else "won")
-    core_mod = solver.search.load_core()
+    core_mod = scoundrel_solver.search.load_core()
     searcher = core_mod.new_searcher(rules, 16)
     assert searcher.loss_probe == 1
     searcher.loss_probe = 0
@@ -580,7 +580,7 @@ NUMBERED_DEALS = [
 @pytest.mark.parametrize("rules,seed", NUMBERED_DEALS,
                          ids=[f"{rules_id(r)}-seed{s}" for r, s in NUMBERED_DEALS])
 def test_numbered_deal_is_exact_replays_and_is_consistent(rules, seed):
-    state = State.new(solver.deal(seed, rules), rules)
+    state = State.new(scoundrel_solver.deal(seed, rules), rules)
     what = f"{rules!r} seed {seed}"
     result = core(state, what)
     assert result.exact is True and result.limit is None, f"not exact ({result.limit}) on {what}"
@@ -641,7 +641,7 @@ def test_known_core_failures_stay_fixed(deck, rules):
 @pytest.mark.parametrize("engine", ["core", "reference"])
 def test_node_limit_is_honest(engine):
     rules = Rules()
-    state = State.new(solver.deal(0, rules), rules)     # needs ~34000 core nodes
+    state = State.new(scoundrel_solver.deal(0, rules), rules)     # needs ~34000 core nodes
     optimum = core(state).score
     call = core if engine == "core" else reference
     result = call(state, max_nodes=50)
@@ -656,7 +656,7 @@ def test_node_limit_is_honest(engine):
 @pytest.mark.parametrize("engine", ["core", "reference"])
 @pytest.mark.parametrize("rules,seed", [(Rules(), 0), (Rules(flee="hard"), 2), (Rules(mode="coop"), 10)])
 def test_tiny_timeout_is_honest(engine, rules, seed):
-    state = State.new(solver.deal(seed, rules), rules)
+    state = State.new(scoundrel_solver.deal(seed, rules), rules)
     call = core if engine == "core" else reference
     result = call(state, timeout=1e-6)
     what = f"{rules!r} seed {seed} with timeout=1e-6 ({engine})"
@@ -703,7 +703,7 @@ def test_node_limits_on_small_dungeons(rules, data):
                                         (Rules(flee="easy"), 42), (Rules(mode="coop"), 10)],
                          ids=["classic-0", "hard-2", "easy-42", "coop-10"])
 def test_same_deal_same_line(rules, seed):
-    state = State.new(solver.deal(seed, rules), rules)
+    state = State.new(scoundrel_solver.deal(seed, rules), rules)
     first = core(state, f"{rules!r} seed {seed}")
     second = core(state, f"{rules!r} seed {seed}")
     assert (first.score, first.exact, first.line_text) == (second.score, second.exact, second.line_text)
@@ -713,12 +713,12 @@ def test_same_deal_same_line(rules, seed):
 
 
 def test_same_line_in_a_fresh_interpreter():
-    code = ("from solver import solve, Rules; r = solve(seed=0, rules=Rules(), engine='core'); "
+    code = ("from scoundrel_solver import solve, Rules; r = solve(seed=0, rules=Rules(), engine='core'); "
             "print(r.score); print(r.line_text)")
     env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          timeout=CORE_TIMEOUT, check=True).stdout.splitlines()
-    here = core(State.new(solver.deal(0, Rules()), Rules()))
+    here = core(State.new(scoundrel_solver.deal(0, Rules()), Rules()))
     assert out == [str(here.score), here.line_text]
 
 
@@ -746,8 +746,8 @@ def test_pure_env_selects_the_reference(monkeypatch):
 
 def _hide_core(monkeypatch):
     """Make ``from . import _core`` fail as it does when the extension was never built."""
-    monkeypatch.delattr(solver, "_core", raising=False)
-    monkeypatch.setitem(sys.modules, "solver._core", None)
+    monkeypatch.delattr(scoundrel_solver, "_core", raising=False)
+    monkeypatch.setitem(sys.modules, "scoundrel_solver._core", None)
 
 
 @pytest.mark.parametrize("engine", [None, "core"])
@@ -757,7 +757,7 @@ def test_missing_core_is_an_error_not_a_fallback(monkeypatch, engine):
     with pytest.raises(CoreMissingError) as err:
         solve(parse_cards("5D 3S"), engine=engine)
     message = str(err.value)
-    assert "solver._core" in message and "missing" in message
+    assert "scoundrel_solver._core" in message and "missing" in message
     assert "pip install -e ." in message and "SCOUNDREL_PURE=1" in message
     assert isinstance(err.value, RuntimeError)
 
@@ -766,9 +766,9 @@ def test_missing_core_via_load_core(monkeypatch):
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
 
     def missing():
-        raise CoreMissingError("the compiled search core (solver._core) is missing")
+        raise CoreMissingError("the compiled search core (scoundrel_solver._core) is missing")
 
-    monkeypatch.setattr(solver.search, "load_core", missing)
+    monkeypatch.setattr(scoundrel_solver.search, "load_core", missing)
     with pytest.raises(CoreMissingError, match="missing"):
         solve(parse_cards("5D 3S"))
     # the pure path does not need the core
@@ -786,8 +786,8 @@ def test_missing_core_with_pure_env_uses_the_reference(monkeypatch):
 def test_stale_core_without_search_is_an_error(monkeypatch):
     import types
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
-    monkeypatch.delattr(solver, "_core", raising=False)
-    monkeypatch.setitem(sys.modules, "solver._core", types.ModuleType("solver._core"))
+    monkeypatch.delattr(scoundrel_solver, "_core", raising=False)
+    monkeypatch.setitem(sys.modules, "scoundrel_solver._core", types.ModuleType("scoundrel_solver._core"))
     with pytest.raises(CoreMissingError, match="stale"):
         solve(parse_cards("5D 3S"))
 
@@ -881,7 +881,7 @@ def test_rooms_ahead_bound_never_changes_a_value(flee, data):
     n = data.draw(st.integers(9, 22 if rules.coop else 26))
     deck = data.draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True))
     state = State.new(deck, rules)
-    core_mod = solver.search.load_core()
+    core_mod = scoundrel_solver.search.load_core()
     scores = []
     for horizon in (0, 64):
         searcher = core_mod.new_searcher(rules, 16)

@@ -1,7 +1,7 @@
 """Deals that once broke the search core, solved again on every run."""
 import pytest
 
-from solver import Rules, replay, solve
+from scoundrel_solver import Rules, replay, solve
 
 
 @pytest.mark.parametrize("seed, rules", [

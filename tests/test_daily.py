@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from cli import daily as daily_cli
+from scoundrel_solver.cli import daily as daily_cli
 from clitools import invoke
-from solver import Rules, State, deal, parse_cards, parse_line, replay
-from solver.daily import METHOD_SINCE, calibration_for, daily_challenge, label_candidate, method_for
-from solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration
+from scoundrel_solver import Rules, State, deal, parse_cards, parse_line, replay
+from scoundrel_solver.daily import METHOD_SINCE, calibration_for, daily_challenge, label_candidate, method_for
+from scoundrel_solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration
 
 try:
-    from solver.search import load_core
+    from scoundrel_solver.search import load_core
     load_core()
 except Exception:  # pragma: no cover - depends on the build
     pytest.skip("daily challenges need the compiled search core", allow_module_level=True)
@@ -73,7 +73,7 @@ def test_daily_is_the_same_on_every_run_and_in_a_subprocess():
     first = run("daily", "--json", "--reveal", "--date", DATE).stdout
     assert run("daily", "--json", "--reveal", "--date", DATE).stdout == first
     env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
-    proc = subprocess.run([sys.executable, "-m", "cli.main", "daily", "--json", "--reveal", "--date", DATE],
+    proc = subprocess.run([sys.executable, "-m", "scoundrel_solver", "daily", "--json", "--reveal", "--date", DATE],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == first
@@ -141,7 +141,7 @@ def test_daily_bad_input_is_one_line_exit_2(args):
 
 
 def test_daily_difficulty_for_a_mode_the_method_has_no_table_for_is_refused(monkeypatch):
-    import solver.daily as daily_mod
+    import scoundrel_solver.daily as daily_mod
     real = daily_mod.calibration_for
     monkeypatch.setattr(daily_mod, "calibration_for",
                         lambda method: {k: v for k, v in real(method).items() if k != "coop"})
@@ -152,7 +152,7 @@ def test_daily_difficulty_for_a_mode_the_method_has_no_table_for_is_refused(monk
 def test_daily_with_a_difficulty_passes_over_a_candidate_with_undecided_checks(monkeypatch):
     """An undecided win check makes a label depend on the search: such a candidate
     is never the daily of a difficulty (it still can be the daily of ``any``)."""
-    import solver.daily as daily_mod
+    import scoundrel_solver.daily as daily_mod
     easy = daily_challenge("2026-11-29", Rules(), "easy")
     any_day = daily_challenge("2026-11-29", Rules())
     assert easy.candidate == any_day.candidate == 0
@@ -236,7 +236,7 @@ def test_generate_difficulty(tmp_path):
 
 
 def test_generate_with_a_difficulty_skips_deals_with_undecided_checks(tmp_path, monkeypatch):
-    import solver.catalogue as catalogue_mod
+    import scoundrel_solver.catalogue as catalogue_mod
     plain = tmp_path / "plain.jsonl"
     run("generate", "--count", "2", "--difficulty", "easy", "--out", str(plain), "-q")
     first, second = (d["seed"] for d in lines_of(plain))
@@ -286,7 +286,7 @@ def test_generate_bad_input_is_one_line_exit_2(args, tmp_path, monkeypatch):
 def test_generate_ctrl_c_keeps_what_is_written(tmp_path, jobs):
     out = tmp_path / "deals.jsonl"
     env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "generate", "--count", "100000", "--out", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "scoundrel_solver", "generate", "--count", "100000", "--out", str(out),
                              "--jobs", str(jobs), "-q"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60

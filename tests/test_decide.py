@@ -12,10 +12,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import Rules, State
-from solver.cards import JOKER, full_pack, is_solo_card
-from solver.reference import solve_reference
-from solver.search import load_core
+from scoundrel_solver import Rules, State
+from scoundrel_solver.cards import JOKER, full_pack, is_solo_card
+from scoundrel_solver.reference import solve_reference
+from scoundrel_solver.search import load_core
 
 SOLO = [c for c in full_pack() if is_solo_card(c)]
 COOP = [c for c in full_pack() if c is not JOKER]

@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clitools import invoke
-from solver import AVOID, PositionError, Rules, State, deal, parse_cards, solve
-from solver.cards import JOKER, full_pack, is_solo_card
-from solver.hints import (SolveCache, TablePosition, exact_hint, known_bottom_after,
+from scoundrel_solver import AVOID, PositionError, Rules, State, deal, parse_cards, solve
+from scoundrel_solver.cards import JOKER, full_pack, is_solo_card
+from scoundrel_solver.hints import (SolveCache, TablePosition, exact_hint, known_bottom_after,
                           known_bottom_of_line, make_table_position, position_from_json, table_hint)
-from solver.reference import solve_reference
+from scoundrel_solver.reference import solve_reference
 
 SOLO_CARDS = [c for c in full_pack() if is_solo_card(c)]
 COOP_CARDS = [c for c in full_pack() if c is not JOKER]
@@ -274,7 +274,7 @@ def _run(*args, code=0, input=None):
 def test_cli_exact_hint_json_matches_library():
     out = json.loads(_run("hint", "--seed", "42", "--moves", "avoid | 5Sb", "--json").stdout)
     state = State.new(deal(42)).play(AVOID)
-    state = state.play(state.resolve(__import__("solver").parse_action("5Sb")))
+    state = state.play(state.resolve(__import__("scoundrel_solver").parse_action("5Sb")))
     hint = exact_hint(state)
     assert out["kind"] == "exact" and out["best"] == str(hint.best)
     assert out["actions"] == [a.as_dict() for a in hint.actions]

@@ -5,14 +5,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import JOKER, PRETTY_SUIT, full_pack, parse_card, parse_cards
-from solver.deal import deal
-from solver.notation import (
+from scoundrel_solver.cards import JOKER, PRETTY_SUIT, full_pack, parse_card, parse_cards
+from scoundrel_solver.deal import deal
+from scoundrel_solver.notation import (
     NotationError, format_line, format_room, parse_action, parse_line, parse_room,
     replay, resolved_line,
 )
-from solver.rules import Rules
-from solver.state import AVOID, BARE, WEAPON_MODE, Avoid, Hero, IllegalMove, State, Take
+from scoundrel_solver.rules import Rules
+from scoundrel_solver.state import AVOID, BARE, WEAPON_MODE, Avoid, Hero, IllegalMove, State, Take
 
 C = parse_card
 

@@ -9,10 +9,10 @@ import types
 
 import pytest
 
-from cli import play as play_module
-from cli.main import cli
+from scoundrel_solver.cli import play as play_module
+from scoundrel_solver.cli.main import cli
 from clitools import runner
-from solver import Rules, parse_cards, solve
+from scoundrel_solver import Rules, parse_cards, solve
 
 COOP_DECK = "2H 3D 8S 8D 5S TS TD QS 4H 6H 7D AD 4S AH"  # first 14 cards of co-op deal 6
 SMALL = "5D 3S 4H 9C 2D 7S"  # solo, optimal 18: 5D 9Cw 4H | 7Sw 3Sw 2D
@@ -228,7 +228,7 @@ def test_pretty_cards_in_and_out():
 
 # ------------------------------------------------------------------- daily
 def test_daily_without_the_daily_module_is_a_usage_error(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solver.daily", None)
+    monkeypatch.setitem(sys.modules, "scoundrel_solver.daily", None)
     result = play("--daily", code=2)
     assert result.stderr.startswith("error: the daily challenge is not available in this build")
     assert result.stderr.count("\n") == 1
@@ -240,7 +240,7 @@ def test_daily_plays_the_challenge_of_the_day(monkeypatch):
     def daily_challenge(date, rules, difficulty=None):
         asked.append((date.isoformat(), rules.mode))
         return types.SimpleNamespace(seed=42, deck=solve(seed=42).deck, id="2025-03-04-solo")
-    monkeypatch.setitem(sys.modules, "solver.daily", types.SimpleNamespace(daily_challenge=daily_challenge))
+    monkeypatch.setitem(sys.modules, "scoundrel_solver.daily", types.SimpleNamespace(daily_challenge=daily_challenge))
     out = play("--daily", "--date", "2025-03-04", input=lines("q")).stdout
     assert asked == [("2025-03-04", "solo")]
     assert out.startswith("Daily challenge 2025-03-04-solo (2025-03-04): "

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.cards import JOKER, full_pack
-from solver.deal import MAX_SEED, deal
-from solver.notation import format_line, parse_line, replay
-from solver.rules import Rules
-from solver.state import AVOID, BARE, WEAPON_MODE, IllegalMove, State, Take
+from scoundrel_solver.cards import JOKER, full_pack
+from scoundrel_solver.deal import MAX_SEED, deal
+from scoundrel_solver.notation import format_line, parse_line, replay
+from scoundrel_solver.rules import Rules
+from scoundrel_solver.state import AVOID, BARE, WEAPON_MODE, IllegalMove, State, Take
 
 SOLO_OPTIONS = [Rules(mode="solo", flee=f, durability=d)
                 for f in ("classic", "easy", "hard") for d in ("strict", "lenient")]

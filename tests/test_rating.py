@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from clitools import invoke
-from solver import Rules, State, deal, parse_cards, parse_line, replay
-from solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration, play_greedy
+from scoundrel_solver import Rules, State, deal, parse_cards, parse_line, replay
+from scoundrel_solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration, play_greedy
 
 try:
-    from solver.search import load_core
+    from scoundrel_solver.search import load_core
     load_core()
 except Exception:  # pragma: no cover - depends on the build
     pytest.skip("ratings need the compiled search core", allow_module_level=True)
@@ -153,7 +153,7 @@ def test_rate_bad_input_is_one_line_exit_2(args):
 # ------------------------------------------------------- analysis of a known solve
 def _known_record(deck, rules):
     """A ``stats``-style record of the exact solve of ``deck``."""
-    from solver import format_line, solve
+    from scoundrel_solver import format_line, solve
     res = solve(tuple(deck), rules)
     return {"score": res.score, "exact": res.exact, "line": format_line(res.line), "nodes": res.nodes, "seconds": 0.5}
 
@@ -215,9 +215,9 @@ def test_calibration_script_takes_known_solves_from_a_stats_file(tmp_path):
 
 # ----------------------------------------------------------- provisional tables
 def test_a_table_of_fewer_deals_than_planned_is_provisional_and_says_so(monkeypatch):
-    import solver.rating as rating_mod
-    from cli.rate import calibration_note
-    from solver.rating import CALIBRATION_TARGET, build_calibration
+    import scoundrel_solver.rating as rating_mod
+    from scoundrel_solver.cli.rate import calibration_note
+    from scoundrel_solver.rating import CALIBRATION_TARGET, build_calibration
     rules = Rules()
     records = [analyse(deal(seed, rules), rules, seed).as_dict() for seed in range(1, 31)]
     cal = build_calibration({"solo": records})
@@ -238,7 +238,7 @@ def test_a_table_of_fewer_deals_than_planned_is_provisional_and_says_so(monkeypa
 
 @pytest.mark.parametrize("mode", ["solo", "coop"])
 def test_packaged_table_is_complete(mode):
-    from solver.rating import CALIBRATION_TARGET
+    from scoundrel_solver.rating import CALIBRATION_TARGET
     table = calibration()[mode]
     assert table["deals"] >= CALIBRATION_TARGET and not table.get("provisional", False)
 
@@ -282,7 +282,7 @@ def test_undecided_checks_never_lead_the_canonical_line_off_the_optimum(monkeypa
     no move known to keep the optimum, an exact search picks one, so the line
     the features are measured on is still optimal (it used to take the first
     move, which could lose the deal)."""
-    import solver.rating as rating_mod
+    import scoundrel_solver.rating as rating_mod
     monkeypatch.setattr(rating_mod, "DECIDE_NODES_COOP", limit)
     calls = []
     real = rating_mod._optimal_kind
@@ -308,7 +308,7 @@ def _calibration_script():
 
 def _fake_records(seeds, shift=0.0):
     import random
-    from solver.rating import FEATURES
+    from scoundrel_solver.rating import FEATURES
     rng = random.Random(5)
     recs = []
     for seed in seeds:
@@ -320,7 +320,7 @@ def _fake_records(seeds, shift=0.0):
 def test_split_half_check_of_a_calibration():
     """``build`` says how far labels move when the table doubles: none when the later half
     of the deals is distributed as the earlier, many when it is not."""
-    from solver.rating import build_calibration
+    from scoundrel_solver.rating import build_calibration
     script = _calibration_script()
     same = _fake_records(range(1, 41)) + _fake_records(range(41, 81))     # the same features again
     cal = build_calibration({"solo": same})
@@ -358,7 +358,7 @@ def _records(mode: str, seeds) -> dict:
 
 
 def test_packaged_table_is_rebuilt_from_the_records_byte_for_byte():
-    from solver.rating import build_calibration
+    from scoundrel_solver.rating import build_calibration
     recs = {m: [json.loads(x) for x in (RECORDS / f"calibration-{m}.jsonl").read_text().splitlines()]
             for m in ("solo", "coop")}
     assert build_calibration(recs) == calibration()
@@ -368,7 +368,7 @@ def test_a_calibration_deal_rated_live_gets_the_label_of_its_record():
     """The table is built from records whose features are rounded to 6 decimals;
     a live rating ranks its features at that precision, so it ties the table's
     values exactly as its record does (ties count half)."""
-    from solver.rating import rate_record
+    from scoundrel_solver.rating import rate_record
     rules, cal = Rules(), calibration()
     records = _records("solo", list(range(1, 41)) + list(TIE_SEEDS))
     assert set(TIE_SEEDS) <= set(records)
@@ -386,7 +386,7 @@ def test_a_calibration_deal_rated_live_gets_the_label_of_its_record():
 
 
 def test_a_coop_calibration_deal_rated_live_gets_the_label_of_its_record():
-    from solver.rating import rate_record
+    from scoundrel_solver.rating import rate_record
     rules = Rules(mode="coop")
     seed = COOP_TIE_SEED
     rec = _records("coop", [seed])[seed]

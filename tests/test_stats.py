@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from clitools import invoke
-from solver import Rules
-from solver.batch import (BatchError, ResultsFile, Settings, parse_seeds, read_records, seeds_text, solve_seed,
+from scoundrel_solver import Rules
+from scoundrel_solver.batch import (BatchError, ResultsFile, Settings, parse_seeds, read_records, seeds_text, solve_seed,
                           summarise, wilson)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,7 +25,7 @@ RECORD_KEYS = {"seed", "rules", "score", "won", "exact", "limit", "nodes", "seco
 
 @pytest.fixture
 def core(monkeypatch):
-    pytest.importorskip("solver._core")
+    pytest.importorskip("scoundrel_solver._core")
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
 
 
@@ -236,7 +236,7 @@ def test_interrupted_and_resumed_run_gives_the_same_summary(core, tmp_path):
     seeds = "1-150"
     out = tmp_path / "stopped.jsonl"
     rules = ["--flee", "hard"]  # the fastest deals (a few ms each)
-    command = [sys.executable, "-m", "cli.main", "stats", "--seeds", seeds, *rules, "--jobs", "2", "--out", str(out)]
+    command = [sys.executable, "-m", "scoundrel_solver", "stats", "--seeds", seeds, *rules, "--jobs", "2", "--out", str(out)]
     # Its own process group, as a terminal's foreground job: Ctrl-C reaches the workers too.
     proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
@@ -309,7 +309,7 @@ def test_local_cluster_gives_the_local_results(core, tmp_path, backend, module):
 
 def test_dask_given_cluster_in_process(core):
     distributed = pytest.importorskip("dask.distributed")
-    from solver.batch import DaskBackend, LocalBackend, run as run_batch
+    from scoundrel_solver.batch import DaskBackend, LocalBackend, run as run_batch
 
     settings = Settings(Rules(), engine="core")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
@@ -340,7 +340,7 @@ def test_audit_script_finds_a_wrong_stored_score(tmp_path):
     """benchmarks/audit_stats.py re-solves stored deals: a right record passes, a
     tampered score or line is reported and the script exits 1."""
     from pathlib import Path
-    from solver import Rules, solve
+    from scoundrel_solver import Rules, solve
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "audit_stats.py"
     rules = {"mode": "solo", "durability": "strict", "flee": "classic"}
     res = solve(seed=7, rules=Rules(**rules))
