@@ -1,0 +1,194 @@
+"""The belief-state reference (``scoundrel_solver.belief``): what a player who cannot
+see the order achieves.
+
+* the chance nodes are exact distributions (probabilities sum to 1, each distinct
+  deal as likely as the card orders behind it);
+* the value never exceeds the clairvoyant one (the average of exact optima over
+  every order of the unseen cards), in win chance and in mean score;
+* the policy, *played* over every order of the unseen cards of a small dungeon,
+  realises exactly the claimed win chance and mean score;
+* with nothing to hide (one class of unseen cards) the value is the exact optimum.
+"""
+from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
+from math import factorial
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoundrel_solver.belief import BeliefReference, card_class, draw_sequences, outcomes
+from scoundrel_solver.cards import parse_cards
+from scoundrel_solver.hints import TablePosition, _Valuer, known_bottom_after
+from scoundrel_solver.reference import solve_reference
+from scoundrel_solver.rules import Rules
+from scoundrel_solver.state import AVOID, Avoid, State
+
+SOLO_RULES = [Rules(flee=f, durability=d) for f in ("classic", "easy", "hard") for d in ("strict", "lenient")]
+COOP_RULES = [Rules(mode="coop", durability=d) for d in ("lenient", "strict")]
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+def custom(rules: Rules, room: str, unseen: str, health: int = 20) -> TablePosition:
+    """A fresh custom dungeon ``room + unseen`` with the order of ``unseen`` hidden."""
+    state = State.new(tuple(parse_cards(room + " " + unseen)), rules)
+    state = replace(state, heroes=tuple(replace(h, health=health) for h in state.heroes))
+    return TablePosition.from_state(state)
+
+
+_VALUERS = {}
+
+
+def exact_score(state: State) -> int:
+    """The exact optimum of a position of perfect information (the core through one
+    table per rule set; the core is proven equal to the reference solver by
+    tests/test_core.py)."""
+    valuer = _VALUERS.get(state.rules)
+    if valuer is None:
+        valuer = _VALUERS[state.rules] = _Valuer(state.rules, tt_mb=16)
+    return valuer.value(state)
+
+
+def distinct_orders(cards):
+    """Every distinct order of ``cards`` by class, each with one representative card order."""
+    by_class = {}
+    for c in sorted(cards):
+        by_class.setdefault(card_class(c), []).append(c)
+    labels = sorted(card_class(c) for c in cards)
+
+    def rec(counts, seq):
+        if len(seq) == len(labels):
+            used = {k: 0 for k in by_class}
+            order = []
+            for lab in seq:
+                order.append(by_class[lab][used[lab]])
+                used[lab] += 1
+            yield tuple(order)
+            return
+        for lab in sorted(counts):
+            if counts[lab]:
+                counts[lab] -= 1
+                yield from rec(counts, seq + [lab])
+                counts[lab] += 1
+    yield from rec(Counter(labels), [])
+
+
+def clairvoyant(pos) -> tuple:
+    """Win chance and mean of the exact optimum over every (equally likely) distinct order."""
+    scores = [exact_score(pos.state(order)) for order in distinct_orders(pos.unseen)]
+    n = len(scores)
+    return Fraction(sum(s > 0 for s in scores), n), Fraction(sum(scores), n)
+
+
+def exact_best(state: State):
+    """An optimal action of a known position, a take when one is optimal: with the easy
+    flee rule an avoid can be optimal at every step of a cycle, and a player who always
+    avoided would never finish."""
+    values = [(exact_score(state.play(a)), not isinstance(a, Avoid), a) for a in state.legal_actions()]
+    top = max(v for v, _, _ in values)
+    return max((take, -i, a) for i, (v, take, a) in enumerate(values) if v == top)[2]
+
+
+def play_policy(belief: BeliefReference, pos) -> tuple:
+    """Play the belief policy over every order of ``pos``'s unseen cards; the realised figures."""
+    results = []
+    for order in distinct_orders(pos.unseen):
+        state, known = pos.state(order), len(pos.bottom)
+        while not state.finished:
+            if len(state.dungeon) > known:     # something is still unseen: act on the belief
+                action = belief.best_action(TablePosition.from_state(state, known))
+            else:                              # everything is known: play an exact optimum
+                action = exact_best(state)
+            known = known_bottom_after(state, action, known)
+            state = state.play(action)
+        results.append(state.score)
+    n = len(results)
+    return Fraction(sum(s > 0 for s in results), n), Fraction(sum(results), n)
+
+
+@st.composite
+def table_positions(draw, rules: Rules, max_cards: int = 9):
+    """A real-table position: a random small dungeon, a random legal prefix (which may
+    avoid, so some cards lie known at the bottom), the order of the rest hidden."""
+    pool = [c for c in rules.base_order()]
+    deck = draw(st.lists(st.sampled_from(pool), min_size=5, max_size=max_cards, unique=True))
+    state = State.new(tuple(deck), rules)
+    known = 0
+    for _ in range(draw(st.integers(0, 4))):
+        if state.finished:
+            break
+        actions = state.legal_actions()
+        alive = [a for a in actions if not state.play(a).finished] or actions
+        action = draw(st.sampled_from(alive))
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    if state.finished or len(state.dungeon) <= known:
+        return None
+    return TablePosition.from_state(state, known)
+
+
+def test_draws_are_exact_distributions():
+    unseen = parse_cards("5C 5S 3H 9D 9C")
+    for k in range(0, 6):
+        draws = list(draw_sequences(unseen, k))
+        assert sum(p for p, _, _ in draws) == 1
+        for p, cards, rest in draws:
+            assert sorted(cards + rest) == sorted(unseen)
+            # each distinct class sequence is as likely as its share of the card orders
+            orders = factorial(len(unseen)) / factorial(len(unseen) - k)
+            classes = Counter(card_class(c) for c in unseen)
+            ways = 1
+            for c in cards:
+                ways *= classes[card_class(c)]
+                classes[card_class(c)] -= 1
+            assert p == Fraction(ways) / Fraction(orders)
+    # 5C and 5S are one class: the first card is "a 5" with probability 2/5
+    first = {tuple(map(str, cards)): p for p, cards, _ in draw_sequences(unseen, 1)}
+    assert first == {("3H",): Fraction(1, 5), ("9D",): Fraction(1, 5), ("5C",): Fraction(2, 5),
+                     ("9C",): Fraction(1, 5)}
+
+
+def test_outcomes_of_a_take_inside_the_room_see_nothing_new():
+    rules = Rules()
+    pos = custom(rules, "5D 3S 4H 9C", "2D 7S 8C")
+    take = next(a for a in pos.state(pos.unseen).legal_actions() if not isinstance(a, Avoid))
+    [(p, node)] = outcomes(pos, take)
+    assert p == 1 and isinstance(node, TablePosition) and sorted(node.unseen) == sorted(pos.unseen)
+
+
+def test_hidden_order_costs_the_player_something():
+    """Room 4H 2C 3C 8D, then 5 unseen: 2 of them are AS and KS.  Seeing the order, the
+    player knows when to avoid; not seeing it, the player cannot always."""
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    belief = BeliefReference(rules, exact_score)
+    achievable, bound = belief.value(pos), clairvoyant(pos)
+    assert achievable[0] <= bound[0] and achievable[1] <= bound[1]
+    assert achievable < bound
+    assert play_policy(belief, pos) == achievable
+
+
+def test_nothing_hidden_when_the_unseen_cards_are_alike():
+    rules = Rules(mode="coop")
+    pos = custom(rules, "5D 3S 4H 9C", "5C 5S")
+    value = BeliefReference(rules, exact_score).value(pos)
+    (score,) = {exact_score(pos.state(o)) for o in distinct_orders(pos.unseen)}
+    assert value == (Fraction(score > 0), Fraction(score))
+
+
+@pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES, ids=lambda r: f"{r.mode}-{r.flee}-{r.durability}")
+@settings(max_examples=10, **SETTINGS)
+@given(data=st.data())
+def test_achievable_never_exceeds_clairvoyant_and_the_policy_realises_it(rules, data):
+    pos = data.draw(table_positions(rules))
+    if pos is None:
+        return
+    belief = BeliefReference(rules, exact_score)
+    value = belief.value(pos)
+    bound = clairvoyant(pos)
+    assert value[0] <= bound[0] and value[1] <= bound[1], (pos, value, bound)
+    assert play_policy(belief, pos) == value, pos
+    # every action's value is at most the best, and the best is attained
+    values = [v for _, v in belief.action_values(pos)]
+    assert max(values) == value
