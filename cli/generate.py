@@ -14,9 +14,9 @@ import click
 from scoundrel_solver import Rules
 from scoundrel_solver.batch import sigint_deferred
 from scoundrel_solver.catalogue import CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue
-from scoundrel_solver.deal import check_seed
+from scoundrel_solver.deal import MAX_SEED, check_seed
 
-from .options import GameOptions, rule_options
+from .options import MAX_JOBS, GameOptions, WholeNumber, rule_options
 
 EXIT_INTERRUPTED = 130
 
@@ -47,8 +47,8 @@ file of other rules, ...), 3 search engine missing, 130 interrupted.
 
 
 @click.command("generate", help=GENERATE_HELP, short_help="Write N distinct winnable deals with ratings.")
-@click.option("--count", type=click.IntRange(min=1), required=True, metavar="N",
-              help="How many deals the file should hold.")
+@click.option("--count", type=WholeNumber(1, MAX_SEED, "there are 2^64 numbered deals"), required=True,
+              metavar="N", help="How many deals the file should hold.")
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None,
               help="Keep only deals of this label.")
 @rule_options
@@ -56,7 +56,7 @@ file of other rules, ...), 3 search engine missing, 130 interrupted.
 @click.option("--start-seed", metavar="S", default="1", show_default=True,
               help="The first deal number tried.")
 @click.option("--resume", is_flag=True, help="Keep the deals in --out and add deals until it holds N.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+@click.option("--jobs", type=WholeNumber(1, MAX_JOBS), default=1, show_default=True, metavar="K",
               help="Rate candidates in K processes: the same file, sooner.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 def generate_command(count, difficulty, out, start_seed, resume, jobs, quiet, **rule_flags):
