@@ -15,7 +15,8 @@ from scoundrel_solver.daily import METHODS, daily_challenge, parse_date
 from scoundrel_solver.rating import LABEL_NAMES
 
 from . import render
-from .options import MAX_JOBS, Game, GameOptions, WholeNumber, json_option, pretty_option, rule_options
+from .options import Game, GameOptions, json_option, pretty_option, rule_options
+from .options import MAX_JOBS, WholeNumber
 
 DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a date.
 

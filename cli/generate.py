@@ -14,9 +14,10 @@ import click
 from scoundrel_solver import Rules
 from scoundrel_solver.batch import sigint_deferred
 from scoundrel_solver.catalogue import CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue
-from scoundrel_solver.deal import MAX_SEED, check_seed
+from scoundrel_solver.deal import check_seed
 
-from .options import MAX_JOBS, GameOptions, WholeNumber, rule_options
+from .options import GameOptions, rule_options
+from .options import MAX_JOBS, MAX_SEED, WholeNumber
 
 EXIT_INTERRUPTED = 130
 

@@ -11,8 +11,8 @@ from scoundrel_solver.hints import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, Tab
 from scoundrel_solver.notation import resolved_line
 
 from . import render
-from .options import (MAX_RNG_SEED, MAX_SAMPLES, GameOptions, WholeNumber, game_options, json_option, pretty_option, search_options,
-                      typed, usage_error)
+from .options import GameOptions, game_options, json_option, pretty_option, search_options, typed, usage_error
+from .options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber
 
 HINT_HELP = """The best next action, and what every legal action is worth.
 

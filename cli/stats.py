@@ -16,7 +16,8 @@ from scoundrel_solver import InputError, batch
 from scoundrel_solver.rules import Rules
 from scoundrel_solver.search import default_engine, load_core
 
-from .options import MAX_JOBS, GameOptions, WholeNumber, json_option, rule_options, search_options, typed, usage_error
+from .options import GameOptions, json_option, rule_options, search_options, typed, usage_error
+from .options import MAX_JOBS, WholeNumber
 
 EXIT_INTERRUPTED = 130
 RULE_PARAMS = ("mode", "flee", "durability", "deck_size")

@@ -21,7 +21,7 @@ import os
 import signal
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 
@@ -129,8 +129,8 @@ for command in ("deal", "solve", "replay", "hint", "rate", "play"):
 for value in ["-1", str(2 ** 64), "abc", ""]:
     case(f"start-seed-{value[:12] or 'empty'}", "generate", "--count", "1", "--out", "{d}/c.jsonl",
          "--start-seed", value, says="seed")
-for name, value in {"empty": "", "letters": "abc", "negative": "-1", "reversed": "5-1", "above-2^64": "1-18446744073709551616",
-                    "too-many": "0-18446744073709551615", "only-commas": ",,", "double-dash": "1--2",
+for name, value in {"empty": "", "letters": "abc", "negative": "-1", "reversed": "5-1",
+                    "above-2^64": "1-18446744073709551616", "too-many": "0-18446744073709551615", "only-commas": ",,", "double-dash": "1--2",
                     "open-range": "5-", "float": "1.5", "5000-digits": DIGITS_5000}.items():
     case(f"seeds-{name}", "stats", "--seeds", value, says="seed")
 
@@ -196,7 +196,8 @@ case("line-coop-two-gives", "replay", "--seed", "42", "--mode", "coop", "--line"
 # ------------------------------------------ impossible real-table positions
 POSITIONS = {
     "five-card-room": ("--room", "3C QC 8D KC 5D"), "empty-room": ("--room", ""),
-    "room-and-gone": ("--room", ROOM, "--gone", "3C"), "gone-and-unseen": ("--room", ROOM, "--gone", "5D", "--unseen", "4D"),
+    "room-and-gone": ("--room", ROOM, "--gone", "3C"),
+    "gone-and-unseen": ("--room", ROOM, "--gone", "5D", "--unseen", "4D"),
     "room-twice": ("--room", "3C 3C"), "weapon-in-room": ("--room", ROOM, "--weapon", "8D"),
     "red-face-solo": ("--room", "KH 3C"), "bottom-in-room": ("--room", ROOM, "--bottom", "3C"),
     "leader-2-solo": ("--room", ROOM, "--leader", "2"), "help-used-solo": ("--room", ROOM, "--help-used"),
@@ -286,8 +287,10 @@ SUMMARY = {
     "nul-bytes": b"\x00" * 64, "truncated": json.dumps(GOOD_RECORD).encode()[:40],
     "seed-string": lines({**GOOD_RECORD, "seed": "1"}), "seed-list": lines({**GOOD_RECORD, "seed": [1]}),
     "score-string": lines({**GOOD_RECORD, "score": "30"}), "won-string": lines({**GOOD_RECORD, "won": "yes"}),
-    "exact-string": lines({**GOOD_RECORD, "exact": "true"}), "nodes-string": lines({**GOOD_RECORD, "nodes": "many"}),
-    "seconds-string": lines({**GOOD_RECORD, "seconds": "fast"}), "rules-string": lines({**GOOD_RECORD, "rules": "solo"}),
+    "exact-string": lines({**GOOD_RECORD, "exact": "true"}),
+    "nodes-string": lines({**GOOD_RECORD, "nodes": "many"}),
+    "seconds-string": lines({**GOOD_RECORD, "seconds": "fast"}),
+    "rules-string": lines({**GOOD_RECORD, "rules": "solo"}),
     "rules-unknown-mode": lines({**GOOD_RECORD, "rules": {"mode": "duo"}}),
     "seed-negative": lines({**GOOD_RECORD, "seed": -1}), "seed-huge": lines({**GOOD_RECORD, "seed": 2 ** 70}),
     "array-lines": lines([1, 2]), "two-rule-sets": lines(GOOD_RECORD, {**GOOD_RECORD, "seed": 2, "rules": {
@@ -352,14 +355,20 @@ case("generate-resume-rules-string", "generate", "--count", "2", "--out", "{d}/c
 
 # ----------------------------------------------------- usage, all commands
 USAGE = {
-    "unknown-command": ("bogus",), "unknown-option": ("--sed", "1"), "unknown-option-deal": ("deal", "--sed", "1"),
-    "option-before-command": ("--seed", "1", "deal"), "mode-unknown": ("deal", "--seed", "1", "--mode", "duo"),
-    "flee-unknown": ("deal", "--seed", "1", "--flee", "x"), "durability-unknown": ("deal", "--seed", "1", "--durability", "x"),
+    "unknown-command": ("bogus",),
+    "unknown-option": ("--sed", "1"),
+    "unknown-option-deal": ("deal", "--sed", "1"),
+    "option-before-command": ("--seed", "1", "deal"),
+    "mode-unknown": ("deal", "--seed", "1", "--mode", "duo"),
+    "flee-unknown": ("deal", "--seed", "1", "--flee", "x"),
+    "durability-unknown": ("deal", "--seed", "1", "--durability", "x"),
     "deck-size-53": ("deal", "--seed", "1", "--mode", "coop", "--deck-size", "53"),
     "seed-missing-value": ("deal", "--seed"), "difficulty-unknown": ("daily", "--difficulty", "trivial"),
     "method-unknown": ("daily", "--method", "v9"), "daily-extra-argument": ("daily", "extra"),
-    "play-daily-and-seed": ("play", "--daily", "--seed", "1"), "hint-table-real": ("hint", "--table", "--room", ROOM),
-    "rate-unknown-option": ("rate", "--seed", "1", "--pretty"), "stats-address-without-backend": ("stats", "--seeds", "1", "--addres", "x"),
+    "play-daily-and-seed": ("play", "--daily", "--seed", "1"),
+    "hint-table-real": ("hint", "--table", "--room", ROOM),
+    "rate-unknown-option": ("rate", "--seed", "1", "--pretty"),
+    "stats-address-without-backend": ("stats", "--seeds", "1", "--addres", "x"),
 }
 for name, args in USAGE.items():
     case(f"usage-{name}", *args)
@@ -371,8 +380,11 @@ NOTED = (("--mode", "coop", "--flee", "easy"), ("--deck-size", "54"))
 for k, rule_flags in enumerate(NOTED):
     for name, args in {
         "main-bad-seed": ("--seed", "x"), "deal-both": ("deal", "--seed", "1", "--deck", "5D"),
-        "replay-bad-line": ("replay", "--seed", "1", "--line", "ZZ"), "hint-bad-moves": ("hint", "--seed", "1", "--moves", "ZZ"),
-        "hint-table-bad-room": ("hint", "--room", "ZZ"), "rate-no-deck": ("rate",), "play-bad-deck": ("play", "--deck", "ZZ"),
+        "replay-bad-line": ("replay", "--seed", "1", "--line", "ZZ"),
+        "hint-bad-moves": ("hint", "--seed", "1", "--moves", "ZZ"),
+        "hint-table-bad-room": ("hint", "--room", "ZZ"),
+        "rate-no-deck": ("rate",),
+        "play-bad-deck": ("play", "--deck", "ZZ"),
         "daily-bad-date": ("daily", "--date", "x"), "stats-bad-seeds": ("stats", "--seeds", "x"),
         "stats-summary-missing": ("stats", "--summary", "{d}/none.jsonl"),
         "generate-bad-start": ("generate", "--count", "1", "--out", "{d}/c.jsonl", "--start-seed", "x"),
@@ -385,13 +397,22 @@ for k, rule_flags in enumerate(NOTED):
 # ------------------------------------------------------------ --json errors
 # With --json the error is one JSON line on stdout and stderr stays empty.
 JSON_CASES = {
-    "deal-bad-seed": ("deal", "--seed", "x"), "main-bad-deck": ("--deck", "ZZ"), "solve-max-nodes": ("solve", "--seed", "1", "--max-nodes", "0"),
-    "solve-timeout-nan": ("solve", "--seed", "1", "--timeout", "nan"), "replay-illegal": ("replay", "--deck", SMALL, "--line", "7S"),
-    "hint-bad-moves": ("hint", "--deck", SMALL, "--moves", "7S"), "hint-table-impossible": ("hint", "--room", "3C 3C"),
-    "rate-no-deck": ("rate",), "daily-bad-date": ("daily", "--date", "x"), "stats-bad-seeds": ("stats", "--seeds", "x"),
-    "stats-summary-missing": ("stats", "--summary", "{d}/none.jsonl"), "mode-unknown": ("deal", "--seed", "1", "--mode", "duo"),
-    "unknown-option": ("deal", "--seed", "1", "--sed", "1"), "deal-surrogate": ("deal", "--deck", "5D \udcff"),
-    "jobs-range": ("daily", "--jobs", "0"), "notes-and-error": ("deal", "--mode", "coop", "--flee", "easy", "--seed", "x"),
+    "deal-bad-seed": ("deal", "--seed", "x"),
+    "main-bad-deck": ("--deck", "ZZ"),
+    "solve-max-nodes": ("solve", "--seed", "1", "--max-nodes", "0"),
+    "solve-timeout-nan": ("solve", "--seed", "1", "--timeout", "nan"),
+    "replay-illegal": ("replay", "--deck", SMALL, "--line", "7S"),
+    "hint-bad-moves": ("hint", "--deck", SMALL, "--moves", "7S"),
+    "hint-table-impossible": ("hint", "--room", "3C 3C"),
+    "rate-no-deck": ("rate",),
+    "daily-bad-date": ("daily", "--date", "x"),
+    "stats-bad-seeds": ("stats", "--seeds", "x"),
+    "stats-summary-missing": ("stats", "--summary", "{d}/none.jsonl"),
+    "mode-unknown": ("deal", "--seed", "1", "--mode", "duo"),
+    "unknown-option": ("deal", "--seed", "1", "--sed", "1"),
+    "deal-surrogate": ("deal", "--deck", "5D \udcff"),
+    "jobs-range": ("daily", "--jobs", "0"),
+    "notes-and-error": ("deal", "--mode", "coop", "--flee", "easy", "--seed", "x"),
 }
 JSON_ERRORS = JSON + "with --json an error is one JSON line on stdout, nothing on stderr"
 for name, args in JSON_CASES.items():
@@ -404,9 +425,12 @@ position("json-wrong-type", {**BASE, "leader": "1"}, "--json", says="leader", xf
 # line must still be written (stderr escapes them, --json output must too).
 for name, args in {
     "deal-deck": ("deal", "--deck", b"5D \xff"), "solve-seed": ("solve", "--seed", b"\xff1"),
-    "replay-line": ("replay", "--deck", SMALL, "--line", b"5D\xe9"), "hint-room": ("hint", "--room", b"3C \xc3"),
-    "hint-position-name": ("hint", "--position", b"/nonexistent/\xff.json"), "daily-date": ("daily", "--date", b"2026-01-\xff"),
-    "stats-seeds": ("stats", "--seeds", b"1-\xff"), "stats-summary-name": ("stats", "--summary", b"/nonexistent/\xff.jsonl"),
+    "replay-line": ("replay", "--deck", SMALL, "--line", b"5D\xe9"),
+    "hint-room": ("hint", "--room", b"3C \xc3"),
+    "hint-position-name": ("hint", "--position", b"/nonexistent/\xff.json"),
+    "daily-date": ("daily", "--date", b"2026-01-\xff"),
+    "stats-seeds": ("stats", "--seeds", b"1-\xff"),
+    "stats-summary-name": ("stats", "--summary", b"/nonexistent/\xff.jsonl"),
     "rate-deck": ("rate", "--deck", b"\xfe\xff"), "play-deck": ("play", "--deck", b"\xff"),
     "generate-start": ("generate", "--count", "1", "--out", "{d}/c.jsonl", "--start-seed", b"\xff"),
     "max-nodes": ("solve", "--seed", "1", "--max-nodes", b"1\xff"), "unknown-option": ("deal", b"--\xff"),
@@ -420,7 +444,8 @@ for name, args in {
     "deal": ("deal", "--deck", "5D 5D"), "replay": ("replay", "--deck", SMALL, "--line", "7S"),
     "hint": ("hint", "--deck", SMALL, "--moves", "3Sw"), "hint-table": (*TABLE, "--samples", "0"),
     "rate": ("rate", "--seed", "1", "--timeout", "inf"), "daily": ("daily", "--date", "2026-02-30"),
-    "stats": ("stats", "--seeds", "1", "--timeout", "nan"), "generate": ("generate", "--count", "0", "--out", "{d}/c.jsonl"),
+    "stats": ("stats", "--seeds", "1", "--timeout", "nan"),
+    "generate": ("generate", "--count", "0", "--out", "{d}/c.jsonl"),
     "play": ("play", "--deck", "ZZ"), "note-then-error": ("deal", "--deck-size", "54", "--seed", "x"),
     "deck-very-long": ("deal", "--deck", "5D " * 40000),
 }.items():
