@@ -147,9 +147,6 @@ class GameOptions:
     def rules(self) -> Rules:
         return Rules(mode=self.mode, flee=self.flee, durability=self.durability, deck_size=int(self.deck_size))
 
-    def notes(self) -> list:
-        return rule_notes(self.mode, self.flee, self.deck_size)
-
     def game(self) -> Game:
         """Check everything; raise the solver's own error for bad input."""
         rules = self.rules()
