@@ -16,6 +16,7 @@ from scoundrel_solver.rating import LABEL_NAMES
 
 from . import render
 from .options import Game, GameOptions, json_option, pretty_option, rule_options
+from .options import MAX_JOBS, WholeNumber
 
 DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a date.
 
@@ -79,7 +80,7 @@ def _progress(to_stderr: bool):
 @click.option("--difficulty", type=click.Choice(LABEL_NAMES[:-1]), default=None,
               help="The challenge of that label instead of the first winnable deal.")
 @click.option("--reveal", is_flag=True, help="Also print the solution: an optimal line, room by room.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+@click.option("--jobs", type=WholeNumber(1, MAX_JOBS), default=1, show_default=True, metavar="K",
               help="Analyse candidates in K processes: the same challenge, sooner (co-op).")
 @click.option("--method", type=click.Choice(METHODS), default=None,
               help="The daily of this method version.  [default: the one in force on the date: "

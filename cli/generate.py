@@ -17,6 +17,7 @@ from scoundrel_solver.catalogue import CatalogueError, DIFFICULTIES, check_diffi
 from scoundrel_solver.deal import check_seed
 
 from .options import GameOptions, rule_options
+from .options import MAX_JOBS, MAX_SEED, WholeNumber
 
 EXIT_INTERRUPTED = 130
 
@@ -47,8 +48,8 @@ file of other rules, ...), 3 search engine missing, 130 interrupted.
 
 
 @click.command("generate", help=GENERATE_HELP, short_help="Write N distinct winnable deals with ratings.")
-@click.option("--count", type=click.IntRange(min=1), required=True, metavar="N",
-              help="How many deals the file should hold.")
+@click.option("--count", type=WholeNumber(1, MAX_SEED, "there are 2^64 numbered deals"), required=True,
+              metavar="N", help="How many deals the file should hold.")
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None,
               help="Keep only deals of this label.")
 @rule_options
@@ -56,7 +57,7 @@ file of other rules, ...), 3 search engine missing, 130 interrupted.
 @click.option("--start-seed", metavar="S", default="1", show_default=True,
               help="The first deal number tried.")
 @click.option("--resume", is_flag=True, help="Keep the deals in --out and add deals until it holds N.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+@click.option("--jobs", type=WholeNumber(1, MAX_JOBS), default=1, show_default=True, metavar="K",
               help="Rate candidates in K processes: the same file, sooner.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 def generate_command(count, difficulty, out, start_seed, resume, jobs, quiet, **rule_flags):

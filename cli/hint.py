@@ -12,6 +12,7 @@ from scoundrel_solver.notation import resolved_line
 
 from . import render
 from .options import GameOptions, game_options, json_option, pretty_option, search_options, typed, usage_error
+from .options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber
 
 HINT_HELP = """The best next action, and what every legal action is worth.
 
@@ -112,8 +113,8 @@ def _table_options(f):
                      help="Equipped weapon of each hero: 7D, 7 or none [default: none]."),
         click.option("--last-kill", metavar="V[,V]", default=None,
                      help="Value of the last monster slain with that weapon, or - for a fresh weapon."),
-        click.option("--leader", type=click.IntRange(1, 2), default=None, help="Co-op: the hero who leads this room."),
-        click.option("--taken", type=click.IntRange(0, 3), default=None,
+        click.option("--leader", type=WholeNumber(1, 2), default=None, help="Co-op: the hero who leads this room."),
+        click.option("--taken", type=WholeNumber(0, 3), default=None,
                      help="Cards already taken from this room [default: worked out from the room]."),
         click.option("--potion-used", metavar="HEROES", default=None, is_flag=False, flag_value="leader",
                      help="A potion already healed in this room (alone: the leader; co-op: 1, 2 or 1,2)."),
@@ -125,9 +126,9 @@ def _table_options(f):
                      help="Face-down cards known to lie at the bottom, first to come back first."),
         click.option("--position", type=click.File("r"), default=None, metavar="FILE",
                      help="The real-table position as JSON (- for stdin); see docs/hints.md."),
-        click.option("--samples", type=click.IntRange(min=1, max=1_000_000), default=DEFAULT_SAMPLES,
+        click.option("--samples", type=WholeNumber(1, MAX_SAMPLES), default=DEFAULT_SAMPLES,
                      show_default=True, help="Real table: random orders to solve when they cannot all be."),
-        click.option("--rng-seed", type=click.IntRange(min=0), default=DEFAULT_RNG_SEED, show_default=True,
+        click.option("--rng-seed", type=WholeNumber(0, MAX_RNG_SEED), default=DEFAULT_RNG_SEED, show_default=True,
                      help="Real table: seed of the random orders (the same seed, the same hint)."),
     ]
     for decorator in reversed(decorators):

@@ -8,17 +8,110 @@ checked, so every command reports bad input the same way.
 from __future__ import annotations
 
 import functools
+import math
+import re
 from dataclasses import dataclass
 from typing import Optional
 
 import click
 
 from scoundrel_solver import DEFAULT_TT_MB, Rules, State, deal, parse_cards
-from scoundrel_solver.deal import check_seed
+from scoundrel_solver.deal import MAX_SEED, check_seed
 from scoundrel_solver.rules import DECK_SIZES, DURABILITIES, FLEES, MODES
 
 RULE_PARAMS = ("mode", "flee", "durability", "deck_size")
 DECK_PARAMS = ("seed", "deck")
+
+# What the code under each number option can really take (issue 24): a value
+# outside is refused at the command line, naming the option, instead of
+# overflowing a C integer in the core or meaning "no limit" (nan, inf).
+MAX_NODES = 2 ** 63 - 1     # the core counts nodes in a C long long
+MAX_SECONDS = 10 ** 9       # 31 years: finite, and below threading.TIMEOUT_MAX for any wait on it
+MAX_TT_MB = 65536           # the table is sized in a double of MB; 64 GB is more than any run needs
+MAX_JOBS = 256              # worker processes, each with its own table and pipes (fd limit 1024)
+MAX_RNG_SEED = MAX_SEED - 1  # a random-order seed is a 64-bit number, like a deal number
+MAX_SAMPLES = 1_000_000     # random orders of a real-table hint: hours of solving already
+
+
+class WholeNumber(click.ParamType):
+    """An integer option within ``low..high``, refused otherwise in one line.
+
+    Unlike ``click.IntRange`` the text must be plain ASCII digits (no ``1e3``,
+    ``1_000``, ``٣`` or 5000-digit strings that ``int()`` refuses with its own
+    message), and the value shown in an error is cut short.
+    """
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int, why: str = ""):
+        self.low, self.high, self.why = low, high, why
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]+", text, re.ASCII):
+                self.fail(f"{_shown(value)} is not a whole number", param, ctx)
+            digits = text.lstrip("+-").lstrip("0")
+            # A number far longer than the bounds is out of range without
+            # int() (which refuses 4,300 digits and more with its own error).
+            if len(digits) > len(str(max(abs(self.low), abs(self.high)))) + 1:
+                self.fail(f"{_shown(text, quote=False)} is out of range ({self._range()})", param, ctx)
+            number = int(text)
+        if not self.low <= number <= self.high:
+            self.fail(f"{number} is out of range ({self._range()})", param, ctx)
+        return number
+
+    def _range(self) -> str:
+        return f"{_power(self.low)} to {_power(self.high)}" + (f": {self.why}" if self.why else "")
+
+    def get_metavar(self, param, ctx=None):
+        return None
+
+    def __repr__(self):
+        return f"WholeNumber({self.low}, {self.high})"
+
+
+class Seconds(click.ParamType):
+    """A time limit: a finite number of seconds, 0 < t <= MAX_SECONDS (nan and inf
+    would mean "no limit" to the core, and are refused)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            seconds = float(value)
+        else:
+            try:
+                seconds = float(str(value).strip()) if len(str(value)) <= 40 else None
+            except ValueError:
+                seconds = None
+            if seconds is None:
+                self.fail(f"{_shown(value)} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{_shown(value)} is not a finite number of seconds", param, ctx)
+        if not 0 < seconds <= MAX_SECONDS:
+            self.fail(f"{_shown(value)} is out of range (more than 0, at most {MAX_SECONDS:,} seconds)",
+                      param, ctx)
+        return seconds
+
+    def __repr__(self):
+        return "Seconds()"
+
+
+def _shown(value, limit: int = 40, quote: bool = True) -> str:
+    """``value`` for an error line: quoted and escaped if text, cut short."""
+    text = repr(value) if isinstance(value, str) and quote else str(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def _power(n: int) -> str:
+    """``2^63-1`` rather than nineteen digits."""
+    for k in (32, 63, 64):
+        if n in (2 ** k, 2 ** k - 1):
+            return f"2^{k}" + ("-1" if n != 2 ** k else "")
+    return str(n)
 
 
 @dataclass(frozen=True)
@@ -52,12 +145,6 @@ class GameOptions:
         return self.seed is not None or self.deck is not None
 
     def rules(self) -> Rules:
-        # Rules ignores options of the other mode (scripts that loop over every
-        # flag combination keep working); a person is told on stderr.
-        if self.mode == "coop" and self.flee != "classic":
-            click.echo("note: --flee applies to solo only; co-op never allows two avoids in a row", err=True)
-        if self.mode == "solo" and self.deck_size != "52":
-            click.echo("note: --deck-size applies to co-op only; solo always uses the 44-card deck", err=True)
         return Rules(mode=self.mode, flee=self.flee, durability=self.durability, deck_size=int(self.deck_size))
 
     def game(self) -> Game:
@@ -75,8 +162,44 @@ class GameOptions:
         raise usage_error("give --seed N (a numbered deal) or --deck \"CARDS\" (a custom dungeon)")
 
 
+def rule_notes(mode: str, flee: str, deck_size: str) -> list:
+    """Why a rule flag given has no effect in this mode, one note a flag.
+
+    Rules ignores options of the other mode (scripts that loop over every
+    flag combination keep working); a person is told on stderr.
+    """
+    notes = []
+    if mode == "coop" and flee != "classic":
+        notes.append("note: --flee applies to solo only; co-op never allows two avoids in a row")
+    if mode == "solo" and str(deck_size) != "52":
+        notes.append("note: --deck-size applies to co-op only; solo always uses the 44-card deck")
+    return notes
+
+
+def _notes_after_success(f):
+    """Print the rule notes once the command has finished without an error.
+
+    A note printed first would stand before the error line of a command that
+    then fails (issue 24: a failing command prints only the error), and input
+    is checked all the way through a command (a line of moves, a results
+    file, ...), so the only moment the notes are sure to be no error's
+    preamble is the end.
+    """
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        notes = rule_notes(kwargs.get("mode", "solo"), kwargs.get("flee", "classic"), kwargs.get("deck_size", "52"))
+        rv = f(*args, **kwargs)
+        for note in notes:
+            click.echo(note, err=True)
+        return rv
+
+    return wrapper
+
+
 def rule_options(f):
     """The rule flags alone (commands that pick their own deals: stats, daily, generate)."""
+    f = _notes_after_success(f)
     decorators = [
         click.option("--mode", type=click.Choice(MODES), default="solo", show_default=True,
                      help="Solo Scoundrel or Scoundrel for Two."),
@@ -134,12 +257,14 @@ pretty_option = click.option("--pretty", is_flag=True, help="Print cards for peo
 def search_options(f):
     """Limits of the search (``solve`` and the main job)."""
     decorators = [
-        click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
-                     help="Stop after N nodes; the answer is then marked NOT PROVEN."),
-        click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
-                     help="Stop after this many seconds; the answer is then marked NOT PROVEN."),
-        click.option("--tt-mb", type=click.IntRange(min=1, max=65536), default=DEFAULT_TT_MB, show_default=True, metavar="MB",
-                     help="Memory for the transposition table."),
+        click.option("--max-nodes", type=WholeNumber(1, MAX_NODES, "the search counts nodes in 64 bits"),
+                     default=None, metavar="N",
+                     help="Stop after N nodes (1 to 2^63-1); the answer is then marked NOT PROVEN."),
+        click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",
+                     help=f"Stop after this many seconds (more than 0, at most {MAX_SECONDS:,}); "
+                          "the answer is then marked NOT PROVEN."),
+        click.option("--tt-mb", type=WholeNumber(1, MAX_TT_MB), default=DEFAULT_TT_MB, show_default=True,
+                     metavar="MB", help=f"Memory for the transposition table (1 to {MAX_TT_MB})."),
     ]
     for decorator in reversed(decorators):
         f = decorator(f)

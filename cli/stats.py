@@ -17,6 +17,7 @@ from scoundrel_solver.rules import Rules
 from scoundrel_solver.search import default_engine, load_core
 
 from .options import GameOptions, json_option, rule_options, search_options, typed, usage_error
+from .options import MAX_JOBS, WholeNumber
 
 EXIT_INTERRUPTED = 130
 RULE_PARAMS = ("mode", "flee", "durability", "deck_size")
@@ -56,7 +57,7 @@ died, 2 bad input, 3 search engine missing, 130 interrupted.
 @click.option("--seeds", metavar="A-B", default=None,
               help="Deals to solve: A-B, N, or a comma list such as 1-100,250-300.")
 @rule_options
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+@click.option("--jobs", type=WholeNumber(1, MAX_JOBS), default=1, show_default=True, metavar="K",
               help="Worker processes (or the workers of a local Dask/Ray cluster); each has its own table.")
 @click.option("--backend", type=click.Choice(batch.BACKENDS), default="local", show_default=True,
               help="Where the deals run: processes on this machine, or a Dask or Ray cluster.")
