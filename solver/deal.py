@@ -29,13 +29,25 @@ def splitmix64(seed: int):
         yield z ^ (z >> 31)
 
 
-def check_seed(seed) -> int:
-    try:
-        value = int(seed)
-    except (TypeError, ValueError):
-        raise SeedError(f"bad seed {seed!r}: must be an integer 0 <= seed < 2^64") from None
-    if isinstance(seed, float) or not 0 <= value < MAX_SEED:
-        raise SeedError(f"bad seed {seed!r}: must be an integer 0 <= seed < 2^64")
+def check_seed(seed, name: str = "seed") -> int:
+    """The deal number ``seed`` (an int, or its decimal digits as text) checked: 0 <= seed < 2^64.
+
+    Text must be plain ASCII digits (surrounding blanks allowed): Python's ``int``
+    would also take ``1_000``, ``+5`` or other scripts' digits, which no deal number
+    is written as.  ``name`` is what the message calls it (``--start-seed``).
+    """
+    bad = SeedError(f"bad {name} {seed!r}: must be an integer 0 <= seed < 2^64")
+    if isinstance(seed, str):
+        text = seed.strip()
+        if not (text.isascii() and text.isdigit()) or len(text) > 20:
+            raise bad from None
+        value = int(text)
+    elif isinstance(seed, int) and not isinstance(seed, bool):
+        value = seed
+    else:
+        raise bad from None
+    if not 0 <= value < MAX_SEED:
+        raise bad
     return value
 
 
