@@ -95,7 +95,7 @@ def daily_command(when, difficulty, reveal, jobs, method, as_json, pretty, **rul
     if noisy:
         click.echo("\r\033[K", err=True, nl=False)
     if as_json:
-        click.echo(render.json_text(challenge.as_dict(reveal)))
+        click.echo(render.json_text({"type": "daily", **challenge.as_dict(reveal)}))
         return
     for text in daily_lines(challenge, reveal, pretty):
         click.echo(text)

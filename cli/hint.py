@@ -5,13 +5,14 @@ import json
 
 import click
 
-from scoundrel_solver import PositionError, parse_cards, parse_line, replay
+from scoundrel_solver import PositionError, State, jsonform, parse_cards, parse_line, replay
 from scoundrel_solver.hints import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
-                          known_bottom_of_line, make_table_position, position_from_json, table_hint)
+                                    known_bottom_of_line, make_table_position, position_from_json, table_hint)
 from scoundrel_solver.notation import resolved_line
 
 from . import render
-from .options import GameOptions, game_options, json_option, pretty_option, search_options, typed, usage_error
+from .options import (RULE_PARAMS, GameOptions, game_options, json_option, pretty_option, search_options, typed,
+                      usage_error)
 
 HINT_HELP = """The best next action, and what every legal action is worth.
 
@@ -65,21 +66,59 @@ def _ints(text, what):
     return tuple(out)
 
 
-def _table_position(game: GameOptions, o: dict) -> TablePosition:
-    rules = game.rules()
+def _position_file(ctx, game: GameOptions, o: dict):
+    """The position in ``--position FILE``: a :class:`TablePosition`, or a
+    :class:`State` when the file gives the dungeon in order.
+
+    Rules in the file are honoured; a rule flag typed on the command line
+    fills a rule the file leaves out, and one that says otherwise than the
+    file is an error naming both.
+    """
+    others = [k for k in TABLE_FLAGS if k != "position" and o[k] not in (None, False, ())]
+    if others:
+        raise usage_error(f"--position FILE holds the whole position; drop --{others[0].replace('_', '-')}")
+    handle = o["position"]
+    name = "standard input" if handle.name in ("-", "<stdin>") else handle.name
+    try:
+        text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise usage_error(f"cannot read the position file {name}: {exc}") from None
+    data = jsonform.loads(text, f"the position file {name}")
+    typed_rules = {k: getattr(game, k) for k in RULE_PARAMS if typed(ctx, k)}
+    try:
+        if isinstance(data, dict) and isinstance(data.get("rules"), dict):
+            data = {**data, "rules": _merged_rules(data["rules"], typed_rules, name)}
+            return position_from_json(data)
+        return position_from_json(data, game.rules())
+    except PositionError as exc:
+        raise PositionError(f"{name}: {exc}") from None
+
+
+def _merged_rules(file_rules: dict, typed_rules: dict, name: str) -> dict:
+    """The file's rules, with the rule flags typed on the command line filling
+    the keys it leaves out; a flag that contradicts the file is refused."""
+    merged = dict(file_rules)
+    mode = file_rules.get("mode", typed_rules.get("mode", "solo"))
+    for key, value in typed_rules.items():
+        flag = f"--{key.replace('_', '-')} {value}"
+        given = file_rules.get(key)
+        if key == "deck_size":
+            value = int(value)
+        if key == "flee" and mode == "coop" or key == "deck_size" and mode == "solo":
+            which = "solo" if key == "flee" else "co-op"
+            raise usage_error(f"{flag}: the position file {name} is {'co-op' if mode == 'coop' else 'solo'}, "
+                              f"and --{key.replace('_', '-')} is a {which} rule")
+        if key in file_rules and given != value:
+            raise usage_error(f"{flag} contradicts the position file {name}, whose rules say "
+                              f"\"{key}\": {json.dumps(given)}: drop the flag or change the file")
+        merged[key] = value
+    return merged
+
+
+def _table_position(ctx, game: GameOptions, o: dict):
     if o["position"] is not None:
-        others = [k for k in TABLE_FLAGS if k != "position" and o[k] not in (None, False, ())]
-        if others:
-            raise usage_error(f"--position FILE holds the whole position; drop --{others[0].replace('_', '-')}")
-        try:
-            text = o["position"].read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise usage_error(f"cannot read the position file: {exc}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"the position file is not valid JSON: {exc}") from None
-        return position_from_json(data, rules)
+        return _position_file(ctx, game, o)
+    rules = game.rules()
     if o["room"] is None:
         raise usage_error("a real-table hint needs --room \"CARDS\" (or --position FILE)")
     potion = o["potion_used"]
@@ -150,9 +189,20 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
     if real_table:
         if game.has_deck:
             raise usage_error("--room/--position describe a real table; --seed/--deck a known deal: pick one")
-        if moves or hide_order:
-            raise usage_error("--moves and --table go with --seed/--deck, not with a real-table position")
-        position = _table_position(game, table)
+        if moves:
+            raise usage_error("--moves goes with --seed/--deck, not with a position")
+        if hide_order and table["position"] is None:
+            raise usage_error("--table goes with --seed/--deck or a --position file that gives the dungeon")
+        position = _table_position(ctx, game, table)
+        if isinstance(position, State):   # the file gives the dungeon in order
+            if not hide_order:
+                hint = exact_hint(position, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+                _show(hint, None, as_json, pretty, None)
+                return
+            position = TablePosition.from_state(position)
+        elif hide_order:
+            raise usage_error("--table hides the order of the dungeon, and this position file gives none "
+                              "(it has unseen cards, not a dungeon)")
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
                           tt_mb=min(tt_mb, 256))
         _show(hint, None, as_json, pretty, position)
@@ -179,20 +229,16 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
 
 def _show(hint: Hint, chosen, as_json, pretty, position, moves=0):
     if as_json:
-        out = {}
+        out = {"type": "hint"}
         if chosen is not None:
-            out.update(seed=chosen.seed, rules=chosen.rules.as_dict(), moves=moves)
-        else:
-            out.update(rules=hint.state.rules.as_dict())
-        if position is not None:
-            out["position"] = position.as_dict()
-        else:
-            out["position"] = {k: v for k, v in hint.state.as_dict().items() if k != "dungeon"}
+            out.update(seed=chosen.seed, moves=moves)
         out.update(hint.as_dict())
         click.echo(render.json_text(out))
         return
     if chosen is not None:
         click.echo(render.deal_title(chosen) + (f", after {moves} move{'s' if moves != 1 else ''}" if moves else ""))
+    elif hint.kind == "exact":
+        click.echo(f"Position with the order of the dungeon known ({hint.state.rules.describe()})")
     else:
         click.echo(f"Real table ({hint.state.rules.describe()})")
     for text in render.hint_position(hint.state, pretty, position):
