@@ -70,9 +70,10 @@ def _position_file(ctx, game: GameOptions, o: dict):
     """The position in ``--position FILE``: a :class:`TablePosition`, or a
     :class:`State` when the file gives the dungeon in order.
 
-    Rules in the file are honoured; a rule flag typed on the command line
-    fills a rule the file leaves out, and one that says otherwise than the
-    file is an error naming both.
+    A file with ``rules`` is solved under them (missing keys: the mode's
+    defaults), whatever the flags: a rule flag typed on the command line must
+    then say the same, or it is an error naming both.  A file without rules
+    is read under the rule flags.
     """
     others = [k for k in TABLE_FLAGS if k != "position" and o[k] not in (None, False, ())]
     if others:
@@ -84,35 +85,20 @@ def _position_file(ctx, game: GameOptions, o: dict):
     except (OSError, UnicodeDecodeError) as exc:
         raise usage_error(f"cannot read the position file {name}: {exc}") from None
     data = jsonform.loads(text, f"the position file {name}")
-    typed_rules = {k: getattr(game, k) for k in RULE_PARAMS if typed(ctx, k)}
+    own_rules = isinstance(data, dict) and "rules" in data
     try:
-        if isinstance(data, dict) and isinstance(data.get("rules"), dict):
-            data = {**data, "rules": _merged_rules(data["rules"], typed_rules, name)}
-            return position_from_json(data)
-        return position_from_json(data, game.rules())
+        position = position_from_json(data, None if own_rules else game.rules())
     except PositionError as exc:
         raise PositionError(f"{name}: {exc}") from None
-
-
-def _merged_rules(file_rules: dict, typed_rules: dict, name: str) -> dict:
-    """The file's rules, with the rule flags typed on the command line filling
-    the keys it leaves out; a flag that contradicts the file is refused."""
-    merged = dict(file_rules)
-    mode = file_rules.get("mode", typed_rules.get("mode", "solo"))
-    for key, value in typed_rules.items():
-        flag = f"--{key.replace('_', '-')} {value}"
-        given = file_rules.get(key)
-        if key == "deck_size":
-            value = int(value)
-        if key == "flee" and mode == "coop" or key == "deck_size" and mode == "solo":
-            which = "solo" if key == "flee" else "co-op"
-            raise usage_error(f"{flag}: the position file {name} is {'co-op' if mode == 'coop' else 'solo'}, "
-                              f"and --{key.replace('_', '-')} is a {which} rule")
-        if key in file_rules and given != value:
-            raise usage_error(f"{flag} contradicts the position file {name}, whose rules say "
-                              f"\"{key}\": {json.dumps(given)}: drop the flag or change the file")
-        merged[key] = value
-    return merged
+    if own_rules:
+        for key in RULE_PARAMS:
+            if not typed(ctx, key):
+                continue
+            value = getattr(game, key)
+            if str(getattr(position.rules, key)) != str(value):
+                raise usage_error(f"--{key.replace('_', '-')} {value} contradicts the rules of the position file "
+                                  f"{name} ({position.rules.describe()}): drop the flag or change the file")
+    return position
 
 
 def _table_position(ctx, game: GameOptions, o: dict):

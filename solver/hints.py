@@ -698,7 +698,7 @@ def make_table_position(rules: Rules, room, *, health=(), weapon=(), last_kill=(
                                 f"got {len(room)}")
         expected = 4 - len(room)
         if taken is not None and taken != expected:
-            raise PositionError(f"{taken} card(s) taken is impossible with {len(room)} cards left in a room "
+            raise PositionError(f"{_show(taken)} card(s) taken is impossible with {len(room)} cards left in a room "
                                 f"that is not final (it had 4)")
         taken = expected
         start = 4 + left_after_room
@@ -712,7 +712,7 @@ def make_table_position(rules: Rules, room, *, health=(), weapon=(), last_kill=(
             if len(room) + taken > 4:
                 taken -= 3
         if taken < 0 or len(room) + taken > 4 or (whole_pack and (len(room) + taken) % 3 != n % 3):
-            raise PositionError(f"a final room with {len(room)} card(s) left and {taken} taken cannot happen"
+            raise PositionError(f"a final room with {len(room)} card(s) left and {_show(taken)} taken cannot happen"
                                 + (f" with the {n}-card deck" if whole_pack else ""))
     used = [False, False]
     for h in potion_used:
@@ -923,7 +923,7 @@ def position_from_json(data, rules: Optional[Rules] = None):
         if _json_bool(hero, "potion_used", f"{where}.potion_used", default=False):
             potions.append(i + 1)
     leader = _json_int(data, "leader", "leader", default=1)
-    taken = _json_int(data, "taken", "taken", null_ok=True)
+    taken = _json_int(data, "taken", "taken") if "taken" in data else None   # absent: worked out
     help_used = _json_bool(data, "help_used", "help_used", default=False)
     avoided = _json_bool(data, "avoided", "avoided", default=False)
     dungeon, unseen, gone, bottom = (_json_cards(data, k) for k in ("dungeon", "unseen", "gone", "bottom"))
