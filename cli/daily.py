@@ -38,9 +38,9 @@ Examples:
                                                        co-op rated: often minutes
 
 \b
-JSON keys: id, date, seed, deck, rules, rating, score, won, method, candidate,
-and line with --reveal.  Exit status: 0 done, 2 bad input, 3 search engine
-missing.
+JSON keys: type, id, date, seed, deck, rules, rating, score, won, method,
+candidate, and line with --reveal (docs/json.md).  Exit status: 0 done, 2 bad
+input, 3 search engine missing.
 """
 
 

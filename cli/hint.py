@@ -31,7 +31,7 @@ Real table (the order of the face-down cards is unknown):
       --gone "5D 3H 7C 4H 9H AC QS 2C"
   scoundrel-solve hint --mode coop --room "5S 9D 2H" --health 14,18 --leader 2 \\
       --weapon none,4D --unseen "..."
-  scoundrel-solve hint --position pos.json
+  scoundrel-solve hint --position pos.json     (the JSON of docs/json.md)
 Actions are ranked by win chance, then mean score, over orders of the unseen
 cards, each order solved exactly (the same orders for every action).  When
 the distinct orders are few they are all solved and the figures are exact;
@@ -130,7 +130,8 @@ TABLE_FLAGS = ("room", "health", "weapon", "last_kill", "leader", "taken", "poti
 def _table_options(f):
     decorators = [
         click.option("--table", "hide_order", is_flag=True,
-                     help="With --seed/--deck: hide the order, give the real-table hint for that position."),
+                     help="With --seed/--deck (or a --position with its dungeon): hide the order, give the "
+                          "real-table hint for that position."),
         click.option("--room", metavar="CARDS", default=None, help="Real table: the face-up cards, in row order."),
         click.option("--health", metavar="N[,N]", default=None, help="Health of each hero [default: 20]."),
         click.option("--weapon", metavar="CARD[,CARD]", default=None,
@@ -148,8 +149,9 @@ def _table_options(f):
         click.option("--unseen", metavar="CARDS", default=None, help="Or: the face-down cards, order unknown."),
         click.option("--bottom", metavar="CARDS", default=None,
                      help="Face-down cards known to lie at the bottom, first to come back first."),
-        click.option("--position", type=click.File("r"), default=None, metavar="FILE",
-                     help="The real-table position as JSON (- for stdin); see docs/hints.md."),
+        click.option("--position", type=click.File("r", encoding="utf-8"), default=None, metavar="FILE",
+                     help="A position as JSON (- for stdin), as hint/replay --json print it: with its "
+                          "dungeon an exact hint, with unseen cards a real-table one; see docs/json.md."),
         click.option("--samples", type=click.IntRange(min=1, max=1_000_000), default=DEFAULT_SAMPLES,
                      show_default=True, help="Real table: random orders to solve when they cannot all be."),
         click.option("--rng-seed", type=click.IntRange(min=0), default=DEFAULT_RNG_SEED, show_default=True,

@@ -293,3 +293,15 @@ def test_positions_of_the_library():
     check(pos.as_dict(), "position")
     check(table_hint(pos, samples=3).as_dict())
     check(TablePosition.from_state(State.new(deal(42), Rules()), 0).as_dict(), "position")
+
+
+def test_a_table_hint_whose_searches_all_stopped_prints_null_not_nan():
+    """Every order stopped by the node limit before a line: no mean score.  It is
+    null (NaN is not JSON, and json.loads would let it through the schema)."""
+    from scoundrel_solver.cli.render import json_text
+    from scoundrel_solver.hints import SolveCache
+    pos = make_table_position(Rules(), parse_cards("3C QC 8D KC"))
+    hint = table_hint(pos, samples=2, max_nodes=1, engine="reference", cache=SolveCache())
+    out = check(hint.as_dict())
+    assert out["actions"][0]["mean_score"] is None and out["actions"][0]["mean_ci95"] == [None, None]
+    assert json.loads(json_text(out)) == out
