@@ -39,9 +39,9 @@ Examples:
                                                        co-op rated: often minutes
 
 \b
-JSON keys: id, date, seed, deck, rules, rating, score, won, method, candidate,
-and line with --reveal.  Exit status: 0 done, 2 bad input, 3 search engine
-missing.
+JSON keys: type, id, date, seed, deck, rules, rating, score, won, method,
+candidate, and line with --reveal (docs/json.md).  Exit status: 0 done, 2 bad
+input, 3 search engine missing.
 """
 
 
@@ -96,7 +96,7 @@ def daily_command(when, difficulty, reveal, jobs, method, as_json, pretty, **rul
     if noisy:
         click.echo("\r\033[K", err=True, nl=False)
     if as_json:
-        click.echo(render.json_text(challenge.as_dict(reveal)))
+        click.echo(render.json_text({"type": "daily", **challenge.as_dict(reveal)}))
         return
     for text in daily_lines(challenge, reveal, pretty):
         click.echo(text)

@@ -5,13 +5,14 @@ import json
 
 import click
 
-from scoundrel_solver import PositionError, parse_cards, parse_line, replay
+from scoundrel_solver import PositionError, State, jsonform, parse_cards, parse_line, replay
 from scoundrel_solver.hints import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
-                          known_bottom_of_line, make_table_position, position_from_json, table_hint)
+                                    known_bottom_of_line, make_table_position, position_from_json, table_hint)
 from scoundrel_solver.notation import resolved_line
 
 from . import render
-from .options import GameOptions, game_options, json_option, pretty_option, search_options, typed, usage_error
+from .options import (RULE_PARAMS, GameOptions, game_options, json_option, pretty_option, search_options, typed,
+                      usage_error)
 from .options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber
 
 HINT_HELP = """The best next action, and what every legal action is worth.
@@ -31,7 +32,7 @@ Real table (the order of the face-down cards is unknown):
       --gone "5D 3H 7C 4H 9H AC QS 2C"
   scoundrel-solve hint --mode coop --room "5S 9D 2H" --health 14,18 --leader 2 \\
       --weapon none,4D --unseen "..."
-  scoundrel-solve hint --position pos.json
+  scoundrel-solve hint --position pos.json     (the JSON of docs/json.md)
 Actions are ranked by win chance, then mean score, over orders of the unseen
 cards, each order solved exactly (the same orders for every action).  When
 the distinct orders are few they are all solved and the figures are exact;
@@ -66,21 +67,45 @@ def _ints(text, what):
     return tuple(out)
 
 
-def _table_position(game: GameOptions, o: dict) -> TablePosition:
-    rules = game.rules()
+def _position_file(ctx, game: GameOptions, o: dict):
+    """The position in ``--position FILE``: a :class:`TablePosition`, or a
+    :class:`State` when the file gives the dungeon in order.
+
+    A file with ``rules`` is solved under them (missing keys: the mode's
+    defaults), whatever the flags: a rule flag typed on the command line must
+    then say the same, or it is an error naming both.  A file without rules
+    is read under the rule flags.
+    """
+    others = [k for k in TABLE_FLAGS if k != "position" and o[k] not in (None, False, ())]
+    if others:
+        raise usage_error(f"--position FILE holds the whole position; drop --{others[0].replace('_', '-')}")
+    handle = o["position"]
+    name = "standard input" if handle.name in ("-", "<stdin>") else handle.name
+    try:
+        text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise usage_error(f"cannot read the position file {name}: {exc}") from None
+    data = jsonform.loads(text, f"the position file {name}")
+    own_rules = isinstance(data, dict) and "rules" in data
+    try:
+        position = position_from_json(data, None if own_rules else game.rules())
+    except PositionError as exc:
+        raise PositionError(f"{name}: {exc}") from None
+    if own_rules:
+        for key in RULE_PARAMS:
+            if not typed(ctx, key):
+                continue
+            value = getattr(game, key)
+            if str(getattr(position.rules, key)) != str(value):
+                raise usage_error(f"--{key.replace('_', '-')} {value} contradicts the rules of the position file "
+                                  f"{name} ({position.rules.describe()}): drop the flag or change the file")
+    return position
+
+
+def _table_position(ctx, game: GameOptions, o: dict):
     if o["position"] is not None:
-        others = [k for k in TABLE_FLAGS if k != "position" and o[k] not in (None, False, ())]
-        if others:
-            raise usage_error(f"--position FILE holds the whole position; drop --{others[0].replace('_', '-')}")
-        try:
-            text = o["position"].read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise usage_error(f"cannot read the position file: {exc}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"the position file is not valid JSON: {exc}") from None
-        return position_from_json(data, rules)
+        return _position_file(ctx, game, o)
+    rules = game.rules()
     if o["room"] is None:
         raise usage_error("a real-table hint needs --room \"CARDS\" (or --position FILE)")
     potion = o["potion_used"]
@@ -106,7 +131,8 @@ TABLE_FLAGS = ("room", "health", "weapon", "last_kill", "leader", "taken", "poti
 def _table_options(f):
     decorators = [
         click.option("--table", "hide_order", is_flag=True,
-                     help="With --seed/--deck: hide the order, give the real-table hint for that position."),
+                     help="With --seed/--deck (or a --position with its dungeon): hide the order, give the "
+                          "real-table hint for that position."),
         click.option("--room", metavar="CARDS", default=None, help="Real table: the face-up cards, in row order."),
         click.option("--health", metavar="N[,N]", default=None, help="Health of each hero [default: 20]."),
         click.option("--weapon", metavar="CARD[,CARD]", default=None,
@@ -124,8 +150,9 @@ def _table_options(f):
         click.option("--unseen", metavar="CARDS", default=None, help="Or: the face-down cards, order unknown."),
         click.option("--bottom", metavar="CARDS", default=None,
                      help="Face-down cards known to lie at the bottom, first to come back first."),
-        click.option("--position", type=click.File("r"), default=None, metavar="FILE",
-                     help="The real-table position as JSON (- for stdin); see docs/hints.md."),
+        click.option("--position", type=click.File("r", encoding="utf-8"), default=None, metavar="FILE",
+                     help="A position as JSON (- for stdin), as hint/replay --json print it: with its "
+                          "dungeon an exact hint, with unseen cards a real-table one; see docs/json.md."),
         click.option("--samples", type=WholeNumber(1, MAX_SAMPLES), default=DEFAULT_SAMPLES,
                      show_default=True, help="Real table: random orders to solve when they cannot all be."),
         click.option("--rng-seed", type=WholeNumber(0, MAX_RNG_SEED), default=DEFAULT_RNG_SEED, show_default=True,
@@ -151,9 +178,20 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
     if real_table:
         if game.has_deck:
             raise usage_error("--room/--position describe a real table; --seed/--deck a known deal: pick one")
-        if moves or hide_order:
-            raise usage_error("--moves and --table go with --seed/--deck, not with a real-table position")
-        position = _table_position(game, table)
+        if moves:
+            raise usage_error("--moves goes with --seed/--deck, not with a position")
+        if hide_order and table["position"] is None:
+            raise usage_error("--table goes with --seed/--deck or a --position file that gives the dungeon")
+        position = _table_position(ctx, game, table)
+        if isinstance(position, State):   # the file gives the dungeon in order
+            if not hide_order:
+                hint = exact_hint(position, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+                _show(hint, None, as_json, pretty, None)
+                return
+            position = TablePosition.from_state(position)
+        elif hide_order:
+            raise usage_error("--table hides the order of the dungeon, and this position file gives none "
+                              "(it has unseen cards, not a dungeon)")
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
                           tt_mb=min(tt_mb, 256))
         _show(hint, None, as_json, pretty, position)
@@ -180,20 +218,16 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
 
 def _show(hint: Hint, chosen, as_json, pretty, position, moves=0):
     if as_json:
-        out = {}
+        out = {"type": "hint"}
         if chosen is not None:
-            out.update(seed=chosen.seed, rules=chosen.rules.as_dict(), moves=moves)
-        else:
-            out.update(rules=hint.state.rules.as_dict())
-        if position is not None:
-            out["position"] = position.as_dict()
-        else:
-            out["position"] = {k: v for k, v in hint.state.as_dict().items() if k != "dungeon"}
+            out.update(seed=chosen.seed, moves=moves)
         out.update(hint.as_dict())
         click.echo(render.json_text(out))
         return
     if chosen is not None:
         click.echo(render.deal_title(chosen) + (f", after {moves} move{'s' if moves != 1 else ''}" if moves else ""))
+    elif hint.kind == "exact":
+        click.echo(f"Position with the order of the dungeon known ({hint.state.rules.describe()})")
     else:
         click.echo(f"Real table ({hint.state.rules.describe()})")
     for text in render.hint_position(hint.state, pretty, position):

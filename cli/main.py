@@ -2,10 +2,14 @@
 
 Exit status: 0 done (a proven loss is a done job too), 2 bad input or usage,
 3 the search engine is not available, 130 interrupted.  Every error is one
-line on stderr, ``error: ...``; bad input never shows a traceback.
+line on stderr, ``error: ...``; bad input never shows a traceback.  With
+``--json`` anywhere on the command line the error is instead one JSON line on
+stdout, ``{"type": "error", "error": "...", "status": N}``, and nothing goes to
+stderr (docs/json.md), so an app never parses text.
 """
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -23,9 +27,22 @@ EXIT_OK, EXIT_USAGE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 2, 3, 130
 BAD_INPUT = (InputError,)
 
 
-def _fail(message: str, status: int):
-    click.echo("error: " + " ".join(str(message).split()), err=True)
+def _fail(message: str, status: int, as_json: bool = False):
+    text = " ".join(str(message).split())
+    if as_json:
+        click.echo(json.dumps({"type": "error", "error": text, "status": status}, ensure_ascii=False))
+    else:
+        click.echo("error: " + text, err=True)
     sys.exit(status)
+
+
+def wants_json(args) -> bool:
+    """Was ``--json`` given?  Read from the raw arguments, because click may
+    fail (an unknown option, a bad value) before it has parsed them all."""
+    args = sys.argv[1:] if args is None else list(args)
+    if "--" in args:
+        args = args[:args.index("--")]
+    return "--json" in args
 
 
 class OneLineErrors:
@@ -38,21 +55,22 @@ class OneLineErrors:
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        as_json = wants_json(args)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-            _fail(exc.format_message() + hint, EXIT_USAGE)
+            _fail(exc.format_message() + hint, EXIT_USAGE, as_json)
         except click.ClickException as exc:
-            _fail(exc.format_message(), exc.exit_code)
+            _fail(exc.format_message(), exc.exit_code, as_json)
         except click.Abort:
-            _fail("interrupted", EXIT_INTERRUPTED)
+            _fail("interrupted", EXIT_INTERRUPTED, as_json)
         except CoreMissingError as exc:
-            _fail(str(exc), EXIT_ENGINE)
+            _fail(str(exc), EXIT_ENGINE, as_json)
         except BAD_INPUT as exc:
-            _fail(str(exc), EXIT_USAGE)
+            _fail(str(exc), EXIT_USAGE, as_json)
         except MemoryError as exc:
-            _fail(f"out of memory ({exc or 'try a smaller --tt-mb'})", EXIT_USAGE)
+            _fail(f"out of memory ({exc or 'try a smaller --tt-mb'})", EXIT_USAGE, as_json)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
 
@@ -111,7 +129,7 @@ def run_solve(game: GameOptions, as_json: bool, pretty: bool, max_nodes, timeout
     result = solve(deck=chosen.deck, rules=chosen.rules, seed=chosen.seed, max_nodes=max_nodes,
                    timeout=timeout, tt_mb=tt_mb)
     if as_json:
-        _print_json({"seed": chosen.seed, **result.as_dict()})
+        _print_json(result.as_dict())
         return
     click.echo(render.verdict(result))
     if result.line:
@@ -176,7 +194,7 @@ def deal_command(game: GameOptions, as_json, pretty):
     """
     chosen = game.game()
     if as_json:
-        _print_json({**chosen.as_dict(), "size": len(chosen.deck)})
+        _print_json({"type": "deal", **chosen.as_dict(), "size": len(chosen.deck)})
     else:
         click.echo(render.cards_text(chosen.deck, pretty))
 
@@ -195,7 +213,8 @@ def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
     Prints the line with every fight mode written out, then the position
     (room, each hero's health, weapon and last kill, leader, cards left) or,
     once the dungeon is cleared or a hero died, the result and the score.
-    The last room may stop part-way.
+    The last room may stop part-way.  With --json the position is one object
+    (docs/json.md) that 'hint --position FILE' reads back.
 
     \b
     Notation: TD take a card; QSw / 4Sb fight with the weapon / bare-handed
@@ -213,7 +232,7 @@ def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
     final = replay(start, rooms)[-1]
     canonical = format_line(resolved_line(start, rooms))
     if as_json:
-        _print_json({**chosen.as_dict(), "line": canonical, **final.as_dict()})
+        _print_json({"type": "replay", **chosen.as_dict(), "line": canonical, "position": final.as_dict()})
         return
     click.echo(render.deal_title(chosen))
     click.echo("Line: " + (canonical or "(none)"))

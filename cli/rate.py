@@ -47,7 +47,7 @@ def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb):
         click.echo("rating a co-op deal: its exact solve and win checks can take minutes ...", err=True)
     rating = rate(chosen.deck, chosen.rules, chosen.seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout)
     if as_json:
-        click.echo(render.json_text(rating.as_dict()))
+        click.echo(render.json_text({"type": "rate", **rating.as_dict()}))
         return
     click.echo(render.deal_title(chosen))
     for text in rating_lines(rating, custom=chosen.seed is None):

@@ -13,8 +13,14 @@ MINUS, ARROW = "\u2212", "\u2192"  # − and →, as a player would write them
 
 
 def json_text(obj: dict) -> str:
-    """One JSON object, a key per line, each value on one line (decks stay readable)."""
-    body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in obj.items())
+    """One JSON object, a key per line, each value on one line (decks stay readable).
+
+    NaN and infinities are refused (they are not JSON): a figure without a
+    value is None, and one that is not must fail loudly rather than print
+    text that JSON readers reject.
+    """
+    body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, allow_nan=False)}"
+                       for k, v in obj.items())
     return "{\n" + body + "\n}"
 
 

@@ -172,7 +172,7 @@ def _warn_unreadable(path, lines) -> None:
 # ------------------------------------------------------------------ output
 def _print_summary(summary: dict, as_json: bool, source) -> None:
     if as_json:
-        body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in summary.items())
+        body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in {"type": "stats", **summary}.items())
         click.echo("{\n" + body + "\n}")
         return
     for text in summary_lines(summary, source):

@@ -7,6 +7,7 @@ Card('4H')
 from .cards import Card, CardError, JOKER, parse_card, parse_cards, format_cards
 from .deal import SeedError, deal
 from .errors import InputError
+from .jsonform import SCHEMA_VERSION, schema
 from .notation import NotationError, format_line, parse_action, parse_line, replay
 from .result import Result
 from .rules import Rules, RulesError
@@ -15,7 +16,7 @@ from .state import AVOID, Avoid, Hero, IllegalMove, PositionError, State, Take
 
 __all__ = [
     "Card", "CardError", "JOKER", "parse_card", "parse_cards", "format_cards",
-    "SeedError", "deal", "InputError", "NotationError", "format_line", "parse_action", "parse_line", "replay",
+    "SeedError", "deal", "InputError", "SCHEMA_VERSION", "schema", "NotationError", "format_line", "parse_action", "parse_line", "replay",
     "Result", "Rules", "RulesError", "solve", "CoreMissingError", "DEFAULT_TT_MB",
     "AVOID", "Avoid", "Hero", "IllegalMove", "PositionError", "State", "Take",
 ]

@@ -32,13 +32,21 @@ class Result:
     limit: Optional[str] = None
     tt: dict = field(default_factory=dict)
     deck: tuple = ()
+    seed: Optional[int] = None    # the deal number, when a numbered deal was solved
 
     @property
     def line_text(self) -> str:
         return format_line(self.line)
 
     def as_dict(self) -> dict:
-        return {
+        """The ``solve`` object of the shipped schema (docs/json.md).
+
+        A search started from a position (``solve(state=...)``) has no deck;
+        its ``position`` is given instead.
+        """
+        d = {
+            "type": "solve",
+            "seed": self.seed,
             "deck": [str(c) for c in self.deck],
             "rules": self.rules.as_dict(),
             "won": self.won,
@@ -52,3 +60,6 @@ class Result:
             "engine": self.engine,
             "tt": dict(self.tt),
         }
+        if not self.deck:
+            d["position"] = self.start.as_dict()
+        return d

@@ -73,4 +73,5 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
     return Result(start=start, rules=start.rules, score=score,
                   won=None if score is None else score > 0, exact=bool(out["exact"]),
                   line=out["line"], nodes=out["nodes"], seconds=seconds, engine=engine,
-                  limit=out.get("limit"), tt=out.get("tt", {}), deck=full_deck)
+                  limit=out.get("limit"), tt=out.get("tt", {}), deck=full_deck,
+                  seed=seed if state is None else None)

@@ -308,23 +308,40 @@ class State:
         return "\n".join(lines)
 
     def as_dict(self) -> dict:
+        """The position as JSON (``$defs/position`` of the shipped schema, docs/json.md).
+
+        The order of the dungeon is known, so it is given in full (``dungeon``,
+        top first); ``hint --position`` reads the object back.  The keys after
+        ``dungeon`` are derived and only checked when read back.
+
+        >>> from scoundrel_solver.deal import deal
+        >>> d = State.new(deal(42)).as_dict()
+        >>> d["room"], d["heroes"], d["dungeon_left"]
+        (['4H', '3H', '5C', '5D'], [{'health': 20, 'weapon': None, 'last_kill': None, 'potion_used': False}], 40)
+        """
         return {
+            "rules": self.rules.as_dict(),
+            "room": [str(c) for c in self.room],
+            "heroes": heroes_dicts(self.heroes, self.potion_used),
+            "leader": self.leader + 1,
+            "taken": self.taken,
+            "help_used": self.help_used,
+            "avoided": self.avoided_last,
+            "dungeon": [str(c) for c in self.dungeon],
+            "room_number": self.rooms_done + (0 if self.won else 1),
+            "final_room": self.final_room and not self.finished,
             "finished": self.finished,
             "won": self.won if self.finished else None,
             "score": self.score,
-            "room_number": self.rooms_done + (0 if self.won else 1),
-            "room": [str(c) for c in self.room],
-            "final_room": (self.final_room and not self.finished),
-            "taken_in_room": self.taken,
-            "leader": self.leader + 1 if self.rules.coop else None,
-            "heroes": [{"health": h.health, "weapon": h.weapon or None, "last_kill": h.last_kill}
-                       for h in self.heroes],
-            "potion_used": list(self.potion_used[: self.rules.heroes]),
-            "help_used": self.help_used if self.rules.coop else None,
-            "avoided_last": self.avoided_last,
             "dungeon_left": len(self.dungeon),
-            "dungeon": [str(c) for c in self.dungeon],
         }
+
+
+def heroes_dicts(heroes, potion_used) -> list:
+    """The heroes of a position as JSON: weapon as its card (weapons are diamonds)."""
+    return [{"health": h.health, "weapon": str(Card(h.weapon, "D")) if h.weapon else None,
+             "last_kill": h.last_kill, "potion_used": bool(potion_used[i])}
+            for i, h in enumerate(heroes)]
 
 
 def validate_dungeon(deck, rules: Rules) -> None:

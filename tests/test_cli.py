@@ -77,10 +77,11 @@ def test_deal_deck_normalises_a_custom_dungeon():
 def test_replay_short_line_gives_the_position():
     out = json.loads(run("replay", "--seed", "42", "--line", "5D 5C 4H", "--json").stdout)
     assert out["line"] == "5D 5Cw 4H"
-    assert (out["finished"], out["won"], out["score"]) == (False, None, None)
-    assert out["room"] == ["3H", "5S", "TS", "8S"] and out["room_number"] == 2
-    assert out["heroes"] == [{"health": 20, "weapon": 5, "last_kill": 5}]
-    assert out["dungeon_left"] == 37
+    pos = out["position"]
+    assert (pos["finished"], pos["won"], pos["score"]) == (False, None, None)
+    assert pos["room"] == ["3H", "5S", "TS", "8S"] and pos["room_number"] == 2
+    assert pos["heroes"] == [{"health": 20, "weapon": "5D", "last_kill": 5, "potion_used": False}]
+    assert pos["dungeon_left"] == 37 and pos["dungeon"] == SOLO_42.split()[7:]
     assert out["deck"] == SOLO_42.split()
 
 
@@ -94,7 +95,8 @@ def test_replay_text_shows_room_and_hero():
 def test_replay_full_custom_deck_gives_the_final_score():
     out = json.loads(run("replay", "--deck", SMALL, "--line", "5D 3S 9C | 4H 2D 7S", "--json").stdout)
     assert out["line"] == "5D 3Sw 9Cb | 4H 2D 7Sw"
-    assert (out["finished"], out["won"], out["score"]) == (True, True, 10)
+    pos = out["position"]
+    assert (pos["finished"], pos["won"], pos["score"]) == (True, True, 10)
 
 
 def test_replay_steps_tells_each_take_in_words():
@@ -106,15 +108,15 @@ def test_replay_steps_tells_each_take_in_words():
 
 
 def test_replay_loss_scores_health_minus_monsters_left():
-    out = json.loads(run("replay", "--deck", "KS QS JS TS 2D", "--line", "KS QS", "--json").stdout)
-    assert (out["finished"], out["won"], out["score"]) == (True, False, -5 - 21)
+    pos = json.loads(run("replay", "--deck", "KS QS JS TS 2D", "--line", "KS QS", "--json").stdout)["position"]
+    assert (pos["finished"], pos["won"], pos["score"]) == (True, False, -5 - 21)
 
 
 def test_replay_coop_help_card_and_leader():
     out = json.loads(run("replay", "--seed", "42", "--mode", "coop", "--line", "8C> 4H AC", "--json").stdout)
     assert out["line"] == "8Cb> 4H ACb"
-    assert out["leader"] == 2
-    assert [h["health"] for h in out["heroes"]] == [6, 12]
+    assert out["position"]["leader"] == 2
+    assert [h["health"] for h in out["position"]["heroes"]] == [6, 12]
     text = run("replay", "--seed", "42", "--mode", "coop", "--line", "8C> 4H AC", "--steps").stdout
     assert "Room 1, hero 1 leads: 8C 4H AC 2S" in text
     assert "give 8C to hero 2, who fights it bare-handed (−8 → 12)" in text
@@ -136,7 +138,7 @@ BAD_INPUT = {
     "unknown durability": ["--seed", "1", "--durability", "soft"],
     "unknown deck size": ["deal", "--seed", "1", "--mode", "coop", "--deck-size", "53"],
     "both seed and deck": ["--seed", "1", "--deck", "5D"],
-    "neither seed nor deck": ["--json"],
+    "neither seed nor deck": ["--pretty"],
     "neither in a command": ["deal"],
     "unknown option": ["--sed", "1"],
     "unknown command": ["bogus"],
@@ -225,15 +227,16 @@ def test_main_job_line_replays_to_the_same_score(pure, args):
     solved = json.loads(run(*args, "--json").stdout)
     assert solved["exact"]
     replayed = json.loads(run("replay", *args, "--line", solved["line"], "--json").stdout)
-    assert replayed["finished"] and replayed["score"] == solved["score"]
-    assert replayed["won"] == solved["won"] and replayed["line"] == solved["line"]
+    end = replayed["position"]
+    assert end["finished"] and end["score"] == solved["score"]
+    assert end["won"] == solved["won"] and replayed["line"] == solved["line"]
 
 
 def test_main_job_text_line_replays(pure):
     text = run("--deck", SMALL).stdout
     line = next(t for t in text.splitlines() if t.startswith("Line: "))[len("Line: "):]
     out = json.loads(run("replay", "--deck", SMALL, "--line", line, "--json").stdout)
-    assert out["score"] == 18
+    assert out["position"]["score"] == 18
 
 
 def test_main_job_proven_loss(pure):
@@ -255,9 +258,13 @@ def test_missing_core_is_one_line_and_exit_3(monkeypatch):
         raise CoreMissingError("the compiled search core (scoundrel_solver._core) is missing")
 
     monkeypatch.setattr(scoundrel_solver.search, "load_core", missing)
-    result = run("--deck", SMALL, "--json", code=3)
+    result = run("--deck", SMALL, code=3)
     assert result.stderr == "error: the compiled search core (scoundrel_solver._core) is missing\n"
     assert "Traceback" not in result.stderr
+    # with --json the same message is one JSON line on stdout (docs/json.md)
+    result = run("--deck", SMALL, "--json", code=3)
+    assert (result.stdout, result.stderr) == (json.dumps({"type": "error", "error": "the compiled search core "
+                                                          "(scoundrel_solver._core) is missing", "status": 3}) + "\n", "")
 
 
 def test_console_entry_point_runs_without_traceback():

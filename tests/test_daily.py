@@ -78,7 +78,7 @@ def test_daily_is_the_same_on_every_run_and_in_a_subprocess():
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == first
     api = daily_challenge(DATE, Rules()).as_dict(reveal=True)
-    assert api == json.loads(first)
+    assert {"type": "daily", **api} == json.loads(first)
 
 
 def test_daily_differs_by_date_and_rules():

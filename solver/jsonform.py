@@ -1,0 +1,75 @@
+"""The JSON form of positions and results: the shipped schema and a strict reader.
+
+Every object a command prints with ``--json`` (and ``Result.as_dict()``,
+``Hint.as_dict()``, ``State.as_dict()``, ``TablePosition.as_dict()``) is
+described by ``data/scoundrel.schema.json``, a JSON Schema (draft 2020-12)
+shipped in the package; docs/json.md explains it.  Positions are read back by
+:func:`scoundrel_solver.hints.position_from_json`; :func:`loads` is the strict
+JSON text reader in front of it.
+
+>>> schema()["$defs"]["position"]["properties"]["leader"]["enum"]
+[1, 2]
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from .errors import InputError
+
+SCHEMA_VERSION = 1
+SCHEMA_FILE = "scoundrel.schema.json"
+# The discriminator ``type`` of each object a command prints, and the
+# ``$defs`` entry of the schema that describes it.
+TYPES = ("solve", "deal", "replay", "hint", "rate", "daily", "stats", "error")
+# Lines of the files the commands write (no ``type`` key: see docs/json.md).
+FILE_LINES = ("stats_result", "catalogue_entry")
+
+
+class JSONInputError(InputError):
+    """Text that is not one strict JSON value."""
+
+
+@lru_cache(maxsize=1)
+def _schema_text() -> str:
+    return resources.files(__package__).joinpath("data/" + SCHEMA_FILE).read_text(encoding="utf-8")
+
+
+def schema() -> dict:
+    """The JSON Schema of every object the commands print (a fresh copy)."""
+    return json.loads(_schema_text())
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _no_duplicates(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {json.dumps(key)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def loads(text: str, what: str = "the input"):
+    """One JSON value from ``text``, strictly.
+
+    Refused with :class:`JSONInputError` (one line naming ``what``): text that
+    is not JSON, ``NaN``/``Infinity`` (not JSON), a key given twice in one
+    object (which ``json.loads`` would silently resolve to the last), nesting
+    too deep to read, and integers too long to convert.
+    """
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise JSONInputError(f"{what} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise JSONInputError(f"{what} is nested too deeply to read") from None
+    except ValueError as exc:
+        message = str(exc)
+        if "integer string conversion" in message or "digits" in message:
+            message = "an integer in it has too many digits"
+        raise JSONInputError(f"{what} is not valid JSON: {message}") from None
