@@ -24,13 +24,46 @@ terminal it visited; the best such terminal and its path are kept as the
 *incumbent*, which is the optimal line when the search finishes and the
 best line found when a limit stops it.
 """
-from libc.stdlib cimport malloc, calloc, free
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from *:
     int __builtin_clz(unsigned int x) noexcept nogil
+
+# The transposition table's memory.  On Linux it is an anonymous mapping of its own,
+# grown with mremap: the kernel moves the page tables, so the doubled table never sits
+# beside a copy of the old one (calloc + copy held 1.5x the final table at the last
+# doubling, and glibc could keep the freed halves in the heap).  The fresh half of a
+# mapping is zero and costs no memory until touched.  Elsewhere calloc/realloc.
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <sys/mman.h>
+    #if defined(__linux__) && defined(MREMAP_MAYMOVE)
+    static void *scoundrel_tt_alloc(size_t bytes) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+    static void *scoundrel_tt_resize(void *p, size_t old_bytes, size_t new_bytes) {
+        void *q = mremap(p, old_bytes, new_bytes, MREMAP_MAYMOVE);
+        return q == MAP_FAILED ? NULL : q;
+    }
+    static void scoundrel_tt_free(void *p, size_t bytes) { munmap(p, bytes); }
+    #else
+    static void *scoundrel_tt_alloc(size_t bytes) { return calloc(1, bytes); }
+    static void *scoundrel_tt_resize(void *p, size_t old_bytes, size_t new_bytes) {
+        (void) old_bytes;
+        return realloc(p, new_bytes);
+    }
+    static void scoundrel_tt_free(void *p, size_t bytes) { (void) bytes; free(p); }
+    #endif
+    """
+    # NULL when the memory is not there; resize then leaves the old block as it was
+    void *_tt_alloc "scoundrel_tt_alloc" (size_t nbytes) noexcept nogil
+    void *_tt_resize "scoundrel_tt_resize" (void *p, size_t old_bytes, size_t new_bytes) noexcept nogil
+    void _tt_free "scoundrel_tt_free" (void *p, size_t nbytes) noexcept nogil
 
 cdef extern from "Python.h":
     # declared here without "except -1": a pending Ctrl-C is noted, not raised mid-search
@@ -152,6 +185,10 @@ cdef void _init_tables():
 
 
 _init_tables()
+
+# the table's layout, for tests and benchmarks: bytes of one entry, entries per bucket
+TT_ENTRY_BYTES = sizeof(Entry)
+TT_BUCKET = BUCKET
 
 
 cdef inline double _now() noexcept nogil:
@@ -438,7 +475,7 @@ cdef class Searcher:
             b = INITIAL_BUCKETS
         self.tt_buckets = b
         self.tt_mask = b - 1
-        self.tt = <Entry *> calloc(b * BUCKET, sizeof(Entry))
+        self.tt = <Entry *> _tt_alloc(b * BUCKET * sizeof(Entry))
         if self.tt == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.nodes = 0
@@ -476,7 +513,7 @@ cdef class Searcher:
             if self.out[d] != NULL:
                 free(self.out[d])
         if self.tt != NULL:
-            free(self.tt)
+            _tt_free(self.tt, self.tt_buckets * BUCKET * sizeof(Entry))
 
     @property
     def tt_max_capacity(self):
@@ -490,6 +527,13 @@ cdef class Searcher:
     def tt_bytes(self):
         return self.tt_buckets * BUCKET * sizeof(Entry)
 
+    # for tests/test_memory.py: the table's bytes, and one doubling on demand
+    def _tt_dump(self):
+        return (<char *> self.tt)[:self.tt_buckets * BUCKET * sizeof(Entry)]
+
+    def _tt_grow(self):
+        self.grow()
+
     # ------------------------------------------------------------------ table
     cdef Entry *probe(self, uint64_t k1, uint64_t k2) noexcept nogil:
         cdef Entry *b = self.tt + (k1 & self.tt_mask) * BUCKET
@@ -500,36 +544,45 @@ cdef class Searcher:
         return NULL
 
     cdef void grow(self) noexcept nogil:
-        """Double the table, re-inserting every entry (keeps it if memory runs out)."""
-        cdef uint64_t nb = self.tt_buckets * 2, i, mask = nb - 1
-        cdef Entry *new = <Entry *> calloc(nb * BUCKET, sizeof(Entry))
-        cdef Entry *old = self.tt
-        cdef Entry *b
-        cdef int j, victim
-        if new == NULL:
+        """Double the table in place (keeps it as it is if memory runs out).
+
+        An entry lives in bucket ``k1 & mask``, so doubling sends each entry of
+        old bucket ``o`` to ``o`` or ``o + nb`` and nothing else lands there: no
+        entry is lost, and each new bucket holds its old bucket's entries for it
+        in their old order, packed to the front, the rest zero -- the table that
+        re-inserting every entry into a fresh zeroed one gave (tests/test_memory.py
+        checks it byte for byte), so node counts do not depend on how it grew.
+        """
+        cdef uint64_t nb = self.tt_buckets, o
+        cdef size_t size = BUCKET * sizeof(Entry)
+        cdef Entry *t = <Entry *> _tt_resize(self.tt, nb * size, 2 * nb * size)
+        cdef Entry *lo
+        cdef Entry *hi
+        cdef Entry old[BUCKET]
+        cdef int j, nlo, nhi
+        if t == NULL:
             self.tt_max_buckets = self.tt_buckets
             return
-        for i in range(self.tt_buckets * BUCKET):
-            if old[i].work == 0:
-                continue
-            b = new + (old[i].k1 & mask) * BUCKET
-            victim = 0
+        for o in range(nb):
+            lo = t + o * BUCKET
+            hi = t + (o + nb) * BUCKET
+            memcpy(old, lo, size)
+            nlo = 0
+            nhi = 0
             for j in range(BUCKET):
-                if b[j].work == 0:
-                    victim = j
-                    break
-                if b[j].work < b[victim].work:
-                    victim = j
-            if b[victim].work != 0:
-                if b[victim].work >= old[i].work:
-                    self.tt_used -= 1
+                if old[j].work == 0:
                     continue
-                self.tt_used -= 1
-            b[victim] = old[i]
-        free(old)
-        self.tt = new
-        self.tt_buckets = nb
-        self.tt_mask = mask
+                if old[j].k1 & nb:
+                    memcpy(&hi[nhi], &old[j], sizeof(Entry))
+                    nhi += 1
+                else:
+                    memcpy(&lo[nlo], &old[j], sizeof(Entry))
+                    nlo += 1
+            memset(&lo[nlo], 0, (BUCKET - nlo) * sizeof(Entry))
+            memset(&hi[nhi], 0, (BUCKET - nhi) * sizeof(Entry))
+        self.tt = t
+        self.tt_buckets = 2 * nb
+        self.tt_mask = 2 * nb - 1
 
     cdef void store(self, uint64_t k1, uint64_t k2, int hp, int lo, int hi, uint32_t work) noexcept nogil:
         """Record lo <= value(hp) <= hi; spread hi to lower and lo to higher health."""
