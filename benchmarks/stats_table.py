@@ -20,7 +20,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules  # noqa: E402
-from scoundrel_solver.batch import BatchError, ResultsFileError, read_json_lines, record_problem, summarise  # noqa: E402
+from scoundrel_solver.batch import (BatchError, ResultsFileError, read_json_lines, record_problem,  # noqa: E402
+                                    summarise)
 
 STATS = ROOT / "benchmarks/results/stats"
 

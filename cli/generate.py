@@ -11,7 +11,7 @@ import sys
 import click
 
 from scoundrel_solver import InputError, Rules
-from scoundrel_solver.batch import AppendFile, WriteFault, sigint_deferred
+from scoundrel_solver.batch import AppendFile, WorkerDied, WriteFault, sigint_deferred
 from scoundrel_solver.catalogue import (CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue,
                                         read_catalogue_lines)
 from scoundrel_solver.deal import check_seed
@@ -45,7 +45,7 @@ refused.
 
 \b
 Exit status: 0 done; 1 --out could not be written (a full disk: every deal
-written is kept); 2 bad input (an existing file without --resume, a file of
+written is kept) or a worker process died; 2 bad input (an existing file without --resume, a file of
 other rules or that is no catalogue, one that another run is writing, ...);
 3 search engine missing; 130 interrupted.
 """
@@ -83,7 +83,7 @@ def generate_command(count, difficulty, out, start_seed, resume, jobs, quiet, **
         click.echo(f"interrupted: {out} holds {_lines(out):,} of {count:,} deals; rerun with --resume to carry on",
                    err=True)
         sys.exit(EXIT_INTERRUPTED)
-    except WriteFault as exc:
+    except (WriteFault, WorkerDied) as exc:
         # Not the user's input: exit 1; every deal written before is whole.
         raise click.ClickException(f"{exc}; {out} holds {_lines(out):,} of {count:,} deals, "
                                    "rerun with --resume to carry on") from None
@@ -157,8 +157,8 @@ def _existing(handle: AppendFile, path, rules: Rules, difficulty, resume: bool) 
 
 def _warn_torn(path, torn) -> None:
     if torn:
-        click.echo(f"warning: {path}: {len(torn)} unreadable line(s) skipped (line {torn[0]}): a write cut short by a kill",
-                   err=True)
+        click.echo(f"warning: {path}: {len(torn)} unreadable line(s) skipped (line {torn[0]}): "
+                   "a write cut short by a kill", err=True)
 
 
 def _describe(rules) -> str:

@@ -369,7 +369,7 @@ class AppendFile:
         if self.path.is_dir():
             raise BatchError(f"{self.path} is a directory: give a file name to --out")
         try:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o666)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
         except OSError as exc:
             raise BatchError(f"cannot write {self.path}: {os_reason(exc)}") from None
         try:
@@ -616,9 +616,9 @@ def _end_with_parent(parent_pid: int, forked: bool) -> None:
         return
     # Forked, our parent is the run's process; started by a fork server, it is
     # that server (which ends with the run), so the parent to watch is the one we have.
-    watched = os.getppid()
+    watched = parent_pid if forked else os.getppid()
 
-    def check(signum, frame):
+    def check(signum=None, frame=None):
         if os.getppid() != watched:
             os._exit(1)
 
@@ -626,8 +626,7 @@ def _end_with_parent(parent_pid: int, forked: bool) -> None:
     if not _ask_kernel(PARENT_GONE_SIGNAL) and hasattr(signal, "setitimer"):
         signal.signal(signal.SIGALRM, check)
         signal.setitimer(signal.ITIMER_REAL, PARENT_POLL_S, PARENT_POLL_S)
-    if forked and watched != parent_pid:   # the parent died before we asked
-        os._exit(1)
+    check()   # the parent may have died before we asked
 
 
 def _ask_kernel(signum: int) -> bool:

@@ -406,11 +406,11 @@ def _running(pid: int) -> bool:
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
 @pytest.mark.parametrize("args", [
     ["stats", "--seeds", "20,38", "--mode", "coop"],           # co-op deals of minutes each
-    ["generate", "--count", "5", "--mode", "coop", "--start-seed", "20"],   # solver.batch.ordered_map
+    ["generate", "--count", "5", "--mode", "coop", "--start-seed", "20"],   # through batch.ordered_map
 ])
 def test_workers_end_soon_after_their_parent_is_killed(core, tmp_path, args):
-    proc = subprocess.Popen(command(*args, "--jobs", "2", "--out", tmp_path / "out.jsonl", "-q"), cwd=ROOT, env=env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(command(*args, "--jobs", "2", "--out", tmp_path / "out.jsonl", "-q"), cwd=ROOT,
+                            env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers = []
     try:
         deadline = time.monotonic() + 60
