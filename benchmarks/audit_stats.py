@@ -4,7 +4,8 @@
 A long statistics run spans builds and sessions; this checks that the scores it
 stored are the ones the current build proves, and that every stored line replays
 through the rules engine to its stored score.  It prints one line per file and
-exits 1 if any deal disagrees.
+exits 1 if any deal disagrees, 2 (one ``error:`` line naming the file and
+line) if a file is not a results file.
 
     python benchmarks/audit_stats.py [--sample 200] [--rng-seed 1] [FILE ...]
 
@@ -24,14 +25,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules, solve  # noqa: E402
-from scoundrel_solver.batch import read_records  # noqa: E402
+from scoundrel_solver.batch import BatchError  # noqa: E402
 from scoundrel_solver.deal import deal  # noqa: E402
 from scoundrel_solver.notation import parse_line, replay  # noqa: E402
 from scoundrel_solver.state import State  # noqa: E402
-from stats_table import results_files  # noqa: E402  (benchmarks/, this script's folder)
+from stats_table import results_files, stats_records  # noqa: E402  (benchmarks/, this script's folder)
 
 def audit(path: Path, sample: int, rng: random.Random) -> tuple:
-    recs = [r for r in read_records(path)[0] if r.get("exact")]
+    recs = [r for r in stats_records(path) if r.get("exact")]
     picked = rng.sample(recs, min(sample, len(recs)))
     bad = []
     t0 = time.perf_counter()
@@ -58,7 +59,11 @@ def main(argv=None) -> int:
     rng = random.Random(args.rng_seed)
     failed = False
     for path in args.files or results_files():
-        n, bad, secs = audit(path, args.sample, rng)
+        try:
+            n, bad, secs = audit(path, args.sample, rng)
+        except BatchError as exc:   # not a results file: one line, as the CLI says it
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         print(f"{path.name}: {n} deals re-solved in {secs:.1f} s, {len(bad)} disagree", flush=True)
         for b in bad:
             print("   ", b)

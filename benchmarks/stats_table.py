@@ -20,7 +20,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules  # noqa: E402
-from scoundrel_solver.batch import read_records, summarise  # noqa: E402
+from scoundrel_solver.batch import (BatchError, ResultsFileError, read_json_lines, record_problem,  # noqa: E402
+                                    summarise)
 
 STATS = ROOT / "benchmarks/results/stats"
 
@@ -50,6 +51,15 @@ def _files():
     return files
 
 
+def stats_records(path) -> list:
+    """The records of a stats results file, each with its rules (a BatchError names the file and line if not)."""
+    found = read_json_lines(path, record_problem)
+    for number, rec in found.items:
+        if "rules" not in rec:
+            raise ResultsFileError(f'{path} line {number}: no "rules" in the record')
+    return [rec for _, rec in found.items]
+
+
 def flags(rules: dict) -> str:
     if rules["mode"] == "coop":
         return f"--mode coop --deck-size {rules['deck_size']} --durability {rules['durability']}"
@@ -62,35 +72,46 @@ def name(rules: dict) -> str:
     return f"solo {rules['flee']}, {rules['durability']}"
 
 
-def main():
+def main() -> int:
+    try:
+        rows = [row for row in map(table_row, _files()) if row]
+    except BatchError as exc:   # not a results file: one line, as the CLI says it
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print("| variant | deals (seeds) | winnable | 95 % CI | mean optimal score (95 % CI) | not proven | command |")
     print("|---|---|---|---|---|---|---|")
-    for path in _files():
-        if not path.exists():
-            continue
-        records = read_records(path)[0]
-        if not records:
-            continue
-        by_seed = {r["seed"]: r for r in records}
-        n = 0
-        while n + 1 in by_seed:
-            n += 1
-        if n == 0:
-            continue
-        rules = records[0]["rules"]
-        s = summarise(records, Rules(**rules), range(1, n + 1))
-        w, sc = s["winnable"], s["score"]
-        lo, hi = w["ci95"]
-        win_only = all(r.get("question") == "win" for r in records)
-        mean = "— (winnability only)" if win_only or not sc["deals"] else (
-            f"{sc['mean']:.2f} ({sc['ci95'][0]:.2f} to {sc['ci95'][1]:.2f})")
-        rel = path.relative_to(ROOT).with_name(path.name.removesuffix(".gz"))
-        extra = " --win-only" if win_only else ""
-        cmd = (f"`scoundrel-solve stats --seeds 1-{n} {flags(rules)}{extra} --out {rel} --resume`"
-               if "stats" in str(rel) else f"`scoundrel-solve stats --summary {rel}`")
-        print(f"| {name(rules)}{', winnability only' if win_only else ''} | {n:,} (1–{n:,}) | {100 * w['fraction']:.2f} % ({w['won']:,}) | "
-              f"{100 * lo:.3f}–{100 * hi:.3f} % | {mean} | {len(s['not_exact'])} | {cmd} |")
+    for row in rows:
+        print(row)
+    return 0
+
+
+def table_row(path):
+    """The table's row of one results file (None if it has no deals from seed 1)."""
+    if not path.exists():
+        return None
+    records = stats_records(path)
+    if not records:
+        return None
+    by_seed = {r["seed"]: r for r in records}
+    n = 0
+    while n + 1 in by_seed:
+        n += 1
+    if n == 0:
+        return None
+    rules = records[0]["rules"]
+    s = summarise(records, Rules(**rules), range(1, n + 1))
+    w, sc = s["winnable"], s["score"]
+    lo, hi = w["ci95"]
+    win_only = all(r.get("question") == "win" for r in records)
+    mean = "— (winnability only)" if win_only or not sc["deals"] else (
+        f"{sc['mean']:.2f} ({sc['ci95'][0]:.2f} to {sc['ci95'][1]:.2f})")
+    rel = path.relative_to(ROOT).with_name(path.name.removesuffix(".gz"))
+    extra = " --win-only" if win_only else ""
+    cmd = (f"`scoundrel-solve stats --seeds 1-{n} {flags(rules)}{extra} --out {rel} --resume`"
+           if "stats" in str(rel) else f"`scoundrel-solve stats --summary {rel}`")
+    return (f"| {name(rules)}{', winnability only' if win_only else ''} | {n:,} (1–{n:,}) | {100 * w['fraction']:.2f} % ({w['won']:,}) | "
+            f"{100 * lo:.3f}–{100 * hi:.3f} % | {mean} | {len(s['not_exact'])} | {cmd} |")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

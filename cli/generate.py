@@ -6,14 +6,14 @@ this module handles the file, the progress and the interruption.
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import click
 
-from scoundrel_solver import Rules
-from scoundrel_solver.batch import sigint_deferred
-from scoundrel_solver.catalogue import CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue
+from scoundrel_solver import InputError, Rules
+from scoundrel_solver.batch import AppendFile, WorkerDied, WriteFault, sigint_deferred
+from scoundrel_solver.catalogue import (CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue,
+                                        read_catalogue_lines)
 from scoundrel_solver.deal import check_seed
 
 from .options import GameOptions, rule_options
@@ -41,9 +41,14 @@ Examples:
   scoundrel-solve generate --count 100 --out deals.jsonl --resume
   scoundrel-solve generate --count 50 --flee hard --start-seed 1000000 --out hard-flee.jsonl
 
+One run at a time writes a catalogue: a second run on the same --out is
+refused.
+
 \b
-Exit status: 0 done, 2 bad input (an existing file without --resume, a
-file of other rules, ...), 3 search engine missing, 130 interrupted.
+Exit status: 0 done; 1 --out could not be written (a full disk: every deal
+written is kept) or a worker process died; 2 bad input (an existing file without --resume, a file of
+other rules or that is no catalogue, one that another run is writing, ...);
+3 search engine missing; 130 interrupted.
 """
 
 
@@ -64,28 +69,46 @@ def generate_command(count, difficulty, out, start_seed, resume, jobs, quiet, **
     rules = GameOptions(**rule_flags).rules()
     start = check_seed(start_seed.strip())
     check_difficulty(rules, difficulty)
-    kept = _existing(out, rules, difficulty, resume)
-    seeds = [e["seed"] for e in kept if isinstance(e.get("seed"), int)]
-    if seeds:   # deals are found in seed order: every seed up to the highest was decided
-        start = max(start, max(seeds) + 1)
-    if len(kept) >= count:
-        click.echo(f"{out} already holds {len(kept):,} deals: nothing to do")
-        return
-    handle = _open(out)
+    try:
+        with AppendFile(out) as handle:   # locked: no other run writes this file meanwhile
+            kept, torn = _existing(handle, out, rules, difficulty, resume)
+            seeds = [e["seed"] for e in kept if "seed" in e]
+            if seeds:   # deals are found in seed order: every seed up to the highest was decided
+                start = max(start, max(seeds) + 1)
+            if len(kept) >= count:
+                click.echo(f"{out} already holds {len(kept):,} deals: nothing to do")
+                return
+            _warn_torn(out, torn)
+            found, tried, why = _fill(handle, rules, difficulty, start, kept, count, jobs, quiet)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: {out} holds {_lines(out):,} of {count:,} deals; rerun with --resume to carry on",
+                   err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except (WriteFault, WorkerDied) as exc:
+        # Not the user's input: exit 1; every deal written before is whole.
+        raise click.ClickException(f"{exc}; {out} holds {_lines(out):,} of {count:,} deals, "
+                                   "rerun with --resume to carry on") from None
+    skipped = ", ".join(f"{n:,} {_VERDICTS[v]}" for v, n in sorted(why.items()))
+    click.echo(f"{out}: {found:,} deals ({found - len(kept):,} new; {tried:,} tried"
+               + (f": {skipped} skipped" if skipped else "") + ")")
+
+
+def _fill(handle: AppendFile, rules, difficulty, start, kept, count, jobs, quiet) -> tuple:
+    """Add deals to ``handle`` until it holds ``count``: ``(found, tried, why)``, the deals in the
+    file, the candidates tried and how many were skipped for each verdict."""
     found, tried, why = len(kept), 0, {}
     bar = click.progressbar(length=count, label="generating", file=sys.stderr, show_pos=True,
                             item_show_func=lambda n: None if n is None else f"tried {n:,}", hidden=quiet)
     candidates = generate(rules, difficulty, start=start, known_decks=[e["deck"] for e in kept], jobs=jobs)
     try:
-        with handle, bar:
+        with bar:
             bar.update(found)
             for candidate in candidates:
                 tried += 1
                 if candidate.kept:
-                    line = json.dumps(entry(candidate.rating)) + "\n"
+                    line = (json.dumps(entry(candidate.rating)) + "\n").encode("utf-8")
                     with sigint_deferred():  # a line on disk is always counted in `found`
                         handle.write(line)
-                        handle.flush()
                         found += 1
                     bar.update(1, tried)
                     if found >= count:
@@ -93,47 +116,50 @@ def generate_command(count, difficulty, out, start_seed, resume, jobs, quiet, **
                 else:
                     why[candidate.verdict] = why.get(candidate.verdict, 0) + 1
                     bar.update(0, tried)
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: {out} holds {found:,} of {count:,} deals; rerun with --resume to carry on",
-                   err=True)
-        sys.exit(EXIT_INTERRUPTED)
     finally:
         candidates.close()
-    skipped = ", ".join(f"{n:,} {_VERDICTS[v]}" for v, n in sorted(why.items()))
-    click.echo(f"{out}: {found:,} deals ({found - len(kept):,} new; {tried:,} tried"
-               + (f": {skipped} skipped" if skipped else "") + ")")
+    return found, tried, why
+
+
+def _lines(path) -> int:
+    """The deals in the file, counted as --resume will count them."""
+    try:
+        return len(read_catalogue(path)[0])
+    except InputError:
+        return 0
 
 
 _VERDICTS = {"unwinnable": "unwinnable", "unproven": "unproven", "other-label": "of other labels",
              "undecided": "with undecided win checks", "duplicate": "already in the file"}
 
 
-def _existing(path, rules: Rules, difficulty, resume: bool) -> list:
-    """The deals already in ``path`` (with --resume), after checking they fit these options."""
+def _existing(handle: AppendFile, path, rules: Rules, difficulty, resume: bool) -> tuple:
+    """``(deals, torn)``: the deals already in ``path`` (with --resume), after checking they
+    fit these options, and the number of a line cut short by a kill (a list)."""
+    if handle.size == 0:
+        return [], []
     if not resume:
-        if os.path.isfile(path) and os.path.getsize(path) > 0:
-            raise CatalogueError(f"{path} exists and is not empty: add --resume to add to it, "
-                                 f"or choose another --out")
-        return []
-    if os.path.isdir(path):
-        raise CatalogueError(f"{path} is a directory")
-    try:
-        entries, unreadable = read_catalogue(path)
-    except OSError as exc:
-        raise CatalogueError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if unreadable:
-        shown = ", ".join(map(str, unreadable[:5])) + (", ..." if len(unreadable) > 5 else "")
-        click.echo(f"warning: {path}: {len(unreadable)} unreadable line(s) skipped (line {shown})", err=True)
-    other = [e for e in entries if e.get("rules") != rules.as_dict()]
-    if other:
-        raise CatalogueError(f"{path} holds deals of other rules ({_describe(other[0].get('rules'))}): "
-                             f"give the same rule flags, or choose another --out")
+        raise CatalogueError(f"{path} exists and is not empty: add --resume to add to it, "
+                             f"or choose another --out")
+    found = read_catalogue_lines(path)
+    entries = [e for _, e in found.items]
+    for number, e in found.items:
+        if e.get("rules") != rules.as_dict():
+            raise CatalogueError(f"{path} holds deals of other rules ({_describe(e.get('rules'))}, line {number}): "
+                                 f"give the same rule flags, or choose another --out")
     if difficulty is not None:
         labels = {(e.get("rating") or {}).get("label") for e in entries} - {difficulty}
         if labels:
             raise CatalogueError(f"{path} holds deals of other labels ({', '.join(sorted(map(str, labels)))}): "
                                  f"give the same --difficulty, or choose another --out")
-    return entries
+    handle.mend(found)   # a line cut short by a kill is dropped: its deal is found again
+    return entries, [] if found.torn is None else [found.torn]
+
+
+def _warn_torn(path, torn) -> None:
+    if torn:
+        click.echo(f"warning: {path}: {len(torn)} unreadable line(s) skipped (line {torn[0]}): "
+                   "a write cut short by a kill", err=True)
 
 
 def _describe(rules) -> str:
@@ -141,19 +167,3 @@ def _describe(rules) -> str:
         return Rules(**rules).describe()
     except (TypeError, ValueError):
         return repr(rules)
-
-
-def _open(path):
-    """Open for appending; a last line cut short by a kill is ended first, so new lines stay whole."""
-    try:
-        cut_short = False
-        if os.path.isfile(path) and os.path.getsize(path) > 0:
-            with open(path, "rb") as old:
-                old.seek(-1, os.SEEK_END)
-                cut_short = old.read(1) != b"\n"
-        handle = open(path, "a", encoding="utf-8")
-    except OSError as exc:
-        raise CatalogueError(f"cannot write {path}: {exc.strerror or exc}") from None
-    if cut_short:
-        handle.write("\n")
-    return handle

@@ -1,26 +1,31 @@
 """The ``scoundrel-solve`` command: parse, call the library, print.
 
-Exit status: 0 done (a proven loss is a done job too), 2 bad input or usage,
-3 the search engine is not available, 130 interrupted.  Every error is one
-line on stderr, ``error: ...``; bad input never shows a traceback.  With
-``--json`` anywhere on the command line the error is instead one JSON line on
-stdout, ``{"type": "error", "error": "...", "status": N}``, and nothing goes to
-stderr (docs/json.md), so an app never parses text.
+Exit status: 0 done (a proven loss is a done job too), 1 output that cannot be
+written (a full disk), 2 bad input or usage, 3 the search engine is not
+available, 130 interrupted.  Every error is one line on stderr, ``error: ...``;
+bad input never shows a traceback.  With ``--json`` anywhere on the command
+line the error is instead one JSON line on stdout,
+``{"type": "error", "error": "...", "status": N}``, and nothing goes to stderr
+(docs/json.md), so an app never parses text; only a standard output that
+cannot be written is told on stderr, there being nowhere else to tell it.
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 
 import click
 
 from scoundrel_solver import CoreMissingError, IllegalMove, InputError, format_line, parse_line, replay, solve
+from scoundrel_solver.batch import os_reason
 from scoundrel_solver.notation import resolved_line
 
 from . import render
 from .options import GameOptions, game_options, json_option, pretty_option, search_options, typed, usage_error
 
-EXIT_OK, EXIT_USAGE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 2, 3, 130
+EXIT_OK, EXIT_IO, EXIT_USAGE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 # Every solver input error (CardError, SeedError, RulesError, NotationError,
 # IllegalMove, PositionError) is an InputError; caught here and nowhere else.
@@ -71,7 +76,26 @@ class OneLineErrors:
             _fail(str(exc), EXIT_USAGE, as_json)
         except MemoryError as exc:
             _fail(f"out of memory ({exc or 'try a smaller --tt-mb'})", EXIT_USAGE, as_json)
+        except OSError as exc:
+            if not _output_fault(exc):
+                raise
+            _fail(f"cannot write standard output: {os_reason(exc)}", EXIT_IO)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+
+
+# A write to standard output that failed (``> /dev/full``, a full disk): an
+# OSError with no file name. Files name themselves in their own errors.
+_WRITE_FAULTS = {errno.ENOSPC, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def _output_fault(exc: OSError) -> bool:
+    if exc.filename is not None or exc.errno not in _WRITE_FAULTS:
+        return False
+    try:   # let go of stdout: the interpreter's last flush would fail again, with a traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return True
 
 
 class ScoundrelGroup(OneLineErrors, click.Group):

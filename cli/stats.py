@@ -12,7 +12,7 @@ import time
 
 import click
 
-from scoundrel_solver import InputError, batch
+from scoundrel_solver import batch
 from scoundrel_solver.rules import Rules
 from scoundrel_solver.search import default_engine, load_core
 
@@ -48,8 +48,14 @@ Examples:
 \b
 --backend dask or ray runs the deals on that engine (pip install
 'scoundrel-solver[dask]' or '[ray]'): a local cluster of --jobs workers, or
-the existing cluster at --address.  Exit status: 0 done, 1 a worker process
-died, 2 bad input, 3 search engine missing, 130 interrupted.
+the existing cluster at --address.  One run at a time writes a results file:
+a second run on the same --out is refused.
+
+\b
+Exit status: 0 done; 1 a worker process died, --out could not be written (a
+full disk: every line written is kept) or every deal failed; 2 bad input (also
+a results file that is not one, or that another run is writing); 3 search
+engine missing; 130 interrupted.
 """
 
 
@@ -97,27 +103,33 @@ def stats_command(ctx, seeds, jobs, backend, address, out, resume, overwrite, su
     settings = batch.Settings(rules, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, engine=engine,
                               win_only=win_only)
     runner = batch.make_backend(backend, jobs, address)
-    with batch.ResultsFile(out, rules, resume=resume, overwrite=overwrite) as results:
-        _warn_unreadable(out, results.unreadable)
-        done = results.done()
-        todo = sum(1 for s in wanted if s not in done)
-        if not quiet:
-            kept = f", {len(wanted) - todo} already in {out}" if resume else ""
-            click.echo(f"{rules.describe()}: seeds {_seeds_label(wanted)} ({len(wanted):,} deals){kept}; "
-                       f"{todo:,} to solve on {runner.describe()}", err=True)
-        try:
+    results = None
+    try:
+        results = batch.ResultsFile(out, rules, resume=resume, overwrite=overwrite)
+        with results:
+            done = results.done()
+            todo = sum(1 for s in wanted if s not in done)
+            if not quiet:
+                kept = f", {len(wanted) - todo} already in {out}" if resume else ""
+                click.echo(f"{rules.describe()}: seeds {_seeds_label(wanted)} ({len(wanted):,} deals){kept}; "
+                           f"{todo:,} to solve on {runner.describe()}", err=True)
+            _warn_unreadable(out, results.unreadable)
             _solve_with_progress(wanted, settings, results, runner, todo, quiet)
-        except KeyboardInterrupt:
-            have = sum(1 for s in wanted if s in results.done())
-            where = f"; results kept in {out}, rerun with --resume" if out else " (no --out file: nothing kept)"
-            click.echo(f"interrupted: {have:,} of {len(wanted):,} deals done{where}", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-        except batch.WorkerDied as exc:
-            have = sum(1 for s in wanted if s in results.done())
-            kept = f"; results kept in {out}, rerun with --resume" if out else ""
-            raise click.ClickException(f"{exc}: {have:,} of {len(wanted):,} deals done{kept}") from None
-        summary = batch.summarise(results.records.values(), rules, wanted)
+            summary = batch.summarise(results.records.values(), rules, wanted)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: {_progress_note(results, wanted, out)}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except (batch.WorkerDied, batch.WriteFault, batch.RunFailed) as exc:
+        # Not the user's input: exit 1, with what is kept (every line written is whole).
+        raise click.ClickException(f"{exc}; {_progress_note(results, wanted, out)}") from None
     _print_summary(summary, as_json, out)
+
+
+def _progress_note(results, wanted, out) -> str:
+    """``N of M deals done; results kept in FILE, rerun with --resume``."""
+    have = sum(1 for s in wanted if s in results.done()) if results is not None else 0
+    where = f"; results kept in {out}, rerun with --resume" if out else " (no --out file: nothing kept)"
+    return f"{have:,} of {len(wanted):,} deals done{where}"
 
 
 def _solve_with_progress(wanted, settings, results, runner, todo, quiet) -> None:
@@ -141,32 +153,17 @@ def _solve_with_progress(wanted, settings, results, runner, todo, quiet) -> None
 
 
 def _summary_of_file(path, rules, seeds):
-    try:
-        records, unreadable = batch.read_records(path)
-    except OSError as exc:
-        raise batch.BatchError(f"cannot read {path}: {exc.strerror or exc}") from None
-    _warn_unreadable(path, unreadable)
-    rule_sets = {json.dumps(r.get("rules"), sort_keys=True) for r in records}
-    if rules is not None:
-        records = [r for r in records if r.get("rules") == rules.as_dict()]
-    elif len(rule_sets) > 1:
-        raise batch.BatchError(f"{path} holds results of {len(rule_sets)} rule sets: choose one with the rule flags")
-    if not records:
-        which = f" of {rules.describe()}" if rules is not None else ""
-        raise batch.BatchError(f"no results{which} in {path}")
-    if rules is None:
-        try:
-            rules = Rules(**records[0]["rules"])
-        except (TypeError, InputError):
-            raise batch.BatchError(f"{path}: unknown rules {records[0].get('rules')!r}") from None
     wanted = batch.parse_seeds(seeds) if seeds is not None else None
-    return batch.summarise(records, rules, wanted), path
+    summary, torn = batch.summarise_file(path, rules, wanted)
+    _warn_unreadable(path, torn)
+    return summary, path
 
 
 def _warn_unreadable(path, lines) -> None:
     if lines:
         shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-        click.echo(f"warning: {path}: {len(lines)} unreadable line(s) skipped (line {shown})", err=True)
+        click.echo(f"warning: {path}: {len(lines)} unreadable line(s) skipped (line {shown}): "
+                   "a write cut short by a kill", err=True)
 
 
 # ------------------------------------------------------------------ output

@@ -16,11 +16,17 @@ an existing distributed engine, Dask or Ray, installed as an optional extra.
 """
 from __future__ import annotations
 
+import errno
 import gzip
 import json
 import math
+import multiprocessing
+import os
 import signal
+import stat
+import sys
 import threading
+import zlib
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -30,11 +36,16 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from .deal import SeedError, check_seed
+from .deal import MAX_SEED, SeedError, check_seed
 from .errors import InputError
 from .intervals import mean_ci, wilson
 from .rules import Rules
 from .search import DEFAULT_TT_MB, default_engine, load_core, solve
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
 
 MAX_SEEDS = 10_000_000
 BACKENDS = ("local", "dask", "ray")
@@ -149,37 +160,281 @@ def _decide_seed(seed: int, settings: Settings, record: dict) -> dict:
 
 
 # ---------------------------------------------------------- results file
-def read_records(path) -> tuple:
-    """``(records, bad_line_numbers)`` of a JSON-lines file (gzipped if its name
-    ends in ``.gz``).
+class ResultsFileError(BatchError):
+    """A results file that cannot be read as one: not UTF-8, not JSON lines, a field of the wrong type."""
 
-    A line that is not a JSON object (a write torn by a kill) is skipped and
-    its number reported.
+
+class WriteFault(Exception):
+    """A results file that cannot be written (disk full, ``/dev/full``, an I/O error): not bad input.
+
+    Every line written before is intact: a line the fault cut short is taken back.
     """
-    records, bad = [], []
-    opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
+
+    def __init__(self, path, cause: OSError):
+        self.path, self.cause = path, cause
+        super().__init__(f"cannot write {path}: {os_reason(cause)}")
+
+
+def os_reason(exc: OSError) -> str:
+    """``No space left on device`` -> ``no space left on device``: the cause, for one error line."""
+    text = exc.strerror or str(exc) or type(exc).__name__
+    return text[:1].lower() + text[1:]
+
+
+def _reason(exc: Exception) -> str:
+    text = os_reason(exc) if isinstance(exc, OSError) else str(exc) or type(exc).__name__
+    return text[:1].lower() + text[1:]
+
+
+def _show(value) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# What each key of a stats record may hold (a key may be missing; "seed" may not).
+# Exact types: JSON's true is no integer here. The bounds keep a summary's sums
+# and means finite whatever the file says.
+_NONE = type(None)
+_RECORD_TYPES = {
+    "score": ((int, _NONE), "an integer or null"),
+    "won": ((bool, _NONE), "true, false or null"),
+    "exact": ((bool,), "true or false"),
+    "limit": ((str, _NONE), "a string or null"),
+    "error": ((str,), "a string"),
+    "nodes": ((int, _NONE), "a whole number or null"),
+    "seconds": ((int, float), "a number of seconds"),
+    "line": ((str, _NONE), "a string or null"),
+    "engine": ((str,), "a string"),
+    "question": ((str,), "a string"),
+}
+_MAX_ABS_SCORE = 1 << 31
+_MAX_SECONDS = 1e12
+
+
+def seed_problem(rec: dict) -> Optional[str]:
+    seed = rec.get("seed")
+    if type(seed) is not int or not 0 <= seed < MAX_SEED:
+        return f'"seed" must be a deal number (0 to 2^64-1), not {_show(seed)}'
+    return None
+
+
+def rules_problem(rec: dict) -> Optional[str]:
+    """What is wrong with ``rec["rules"]`` (if present), or None."""
+    if "rules" not in rec:
+        return None
+    value = rec["rules"]
+    try:
+        key = frozenset(value.items())   # the usual case, and a cheap key
+    except (AttributeError, TypeError):
+        key = json.dumps(value, sort_keys=True)
+    if key not in _RULES_SEEN:
+        if len(_RULES_SEEN) >= 256:
+            _RULES_SEEN.clear()
+        try:
+            Rules(**value)
+            _RULES_SEEN[key] = None
+        except Exception:  # noqa: BLE001 - any value the constructor refuses is not a rule set
+            _RULES_SEEN[key] = f'"rules" is not a rule set: {_show(value)}'
+    return _RULES_SEEN[key]
+
+
+_RULES_SEEN = {}   # a cache: a file holds one rule set, or a few, each checked once
+
+
+def record_problem(rec: dict) -> Optional[str]:
+    """What is wrong with one stats record (a JSON object), or None if a summary can use it."""
+    problem = seed_problem(rec) or rules_problem(rec)
+    if problem:
+        return problem
+    for key, value in rec.items():
+        spec = _RECORD_TYPES.get(key)
+        if spec is not None and type(value) not in spec[0]:
+            return f'"{key}" must be {spec[1]}, not {_show(value)}'
+    score, nodes, seconds = rec.get("score"), rec.get("nodes"), rec.get("seconds")
+    if score is not None and not -_MAX_ABS_SCORE < score < _MAX_ABS_SCORE:
+        return f'"score" is out of range: {_show(score)}'
+    if nodes is not None and not 0 <= nodes < 1 << 64:
+        return f'"nodes" is out of range: {_show(nodes)}'
+    if seconds is not None and not 0 <= seconds < _MAX_SECONDS:   # also NaN and infinity
+        return f'"seconds" must be a number of seconds, not {_show(seconds)}'
+    return None
+
+
+@dataclass
+class JsonLines:
+    """What :func:`read_json_lines` found: the objects with their line numbers, and the last line.
+
+    ``torn`` is the number of a last line cut short by a kill (no newline, not
+    JSON): skipped, and cut off before the file is written again (``tail``
+    is where it starts).  ``unended`` says the last line is whole but has no
+    newline (a kill between the two): one is added before the next line.
+    """
+
+    path: Path
+    items: list
+    torn: Optional[int] = None
+    tail: int = 0
+    unended: bool = False
+
+
+def read_json_lines(path, problem=None) -> JsonLines:
+    """Read a JSON-lines file (gzipped if its name ends in ``.gz``), strictly.
+
+    Every line must be UTF-8 text holding one JSON object for which
+    ``problem(obj)`` finds nothing; the first line that is not is a
+    :class:`ResultsFileError` naming the file and the line.  The one exception
+    is a last line cut short by a kill (no newline at its end, not JSON):
+    skipped and reported as ``torn``.  Blank lines are skipped.
+    """
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise ResultsFileError(f"cannot read {path}: it is a directory")
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            raise ResultsFileError(f"cannot read {path}: not a file of results")
+        handle = gzip.open(path, "rb") if path.name.endswith(".gz") else open(path, "rb")
+    except OSError as exc:
+        raise ResultsFileError(f"cannot read {path}: {os_reason(exc)}") from None
+    found = JsonLines(path, [])
+    offset, number = 0, 0
+    with handle:
+        lines = iter(handle)
+        while True:
+            try:
+                raw = next(lines, None)
+            except (OSError, EOFError, zlib.error) as exc:  # a gzip file damaged or cut short
+                where = f" after line {number}" if number else ""
+                raise ResultsFileError(f"cannot read {path}{where}: {_reason(exc)}") from None
+            if raw is None:
+                break
+            number += 1
+            start, offset = offset, offset + len(raw)
+            last = not raw.endswith(b"\n")
+            if not raw.strip():
                 continue
             try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                bad.append(n)
-                continue
-            if isinstance(rec, dict) and isinstance(rec.get("seed"), int):
-                records.append(rec)
-            else:
-                bad.append(n)
-    return records, bad
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                if last:   # a multi-byte character cut in two by a kill
+                    found.torn, found.tail = number, start
+                    break
+                raise ResultsFileError(f"{path} line {number}: not UTF-8 text "
+                                       f"(byte 0x{raw[exc.start]:02x} at column {exc.start + 1})") from None
+            try:
+                obj = json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                if last:
+                    found.torn, found.tail = number, start
+                    break
+                where = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+                why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deep"
+                raise ResultsFileError(f"{path} line {number}: not a JSON line ({why}{where})") from None
+            if not isinstance(obj, dict):
+                raise ResultsFileError(f"{path} line {number}: not a JSON object but {_show(obj)}")
+            wrong = problem(obj) if problem is not None else None
+            if wrong:
+                raise ResultsFileError(f"{path} line {number}: {wrong}")
+            found.items.append((number, obj))
+            found.unended = last
+    return found
 
 
-def _cut_torn_tail(path: Path) -> None:
-    """Drop a last line left without its newline (the process was killed mid-write)."""
-    with open(path, "rb+") as f:
-        data = f.read()
-        if data and not data.endswith(b"\n"):
-            f.truncate(data.rfind(b"\n") + 1)
+def read_records(path) -> tuple:
+    """``(records, torn)`` of a stats results file (gzipped if its name ends in ``.gz``).
+
+    ``torn`` lists the number of a last line cut short by a kill (skipped);
+    any other line that is not a stats record is a :class:`ResultsFileError`
+    naming the file and the line.
+    """
+    found = read_json_lines(path, record_problem)
+    return [rec for _, rec in found.items], [] if found.torn is None else [found.torn]
+
+
+class AppendFile:
+    """The one writer of a JSON-lines file, for the life of a run.
+
+    Opening takes an OS lock (``flock``) on the file, so a second run on the
+    same file is refused, not mixed in.  Each line goes out in whole
+    ``os.write`` calls, no buffer; a write that fails (a full disk) is taken
+    back to the last whole line and raised as :class:`WriteFault`.  Compressed
+    names are refused: lines appended one at a time stay plain text.
+    """
+
+    def __init__(self, path):
+        self.path = Path(path)
+        if self.path.name.endswith(".gz"):
+            raise BatchError(f"{self.path}: results are written as plain JSON lines, not gzip: give a name "
+                             "without .gz (compress the file when the run is over: --summary reads it)")
+        if self.path.is_dir():
+            raise BatchError(f"{self.path} is a directory: give a file name to --out")
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+        except OSError as exc:
+            raise BatchError(f"cannot write {self.path}: {os_reason(exc)}") from None
+        try:
+            _lock(self._fd, self.path)
+            self._end = os.fstat(self._fd).st_size
+        except BaseException:
+            os.close(self._fd)
+            raise
+
+    @property
+    def size(self) -> int:
+        return self._end
+
+    def write(self, data: bytes) -> None:
+        """Append ``data`` (whole lines); all of it, or nothing and :class:`WriteFault`."""
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self._fd, view):]
+        except OSError as exc:
+            self.truncate(self._end, quiet=True)
+            raise WriteFault(self.path, exc) from None
+        self._end += len(data)
+
+    def flush(self) -> None:
+        """Nothing to do: every line is written through at once (kept for file-like use)."""
+
+    def truncate(self, size: int, quiet: bool = False) -> None:
+        try:
+            os.ftruncate(self._fd, size)
+        except OSError as exc:
+            if quiet:   # a device such as /dev/full has no length: nothing to take back
+                return
+            raise WriteFault(self.path, exc) from None
+        self._end = size
+
+    def mend(self, found: JsonLines) -> None:
+        """Make the file end with a whole line again after a kill: cut a torn last line, end an unended one."""
+        if found.torn is not None:
+            self.truncate(found.tail)
+        elif found.unended:
+            self.write(b"\n")
+
+    def close(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)   # and so the lock
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _lock(fd: int, path: Path) -> None:
+    if fcntl is None:   # no flock (Windows): one writer per file is left to the user
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise BatchError(f"{path} is being written by another run: wait for it to end, "
+                             "or choose another --out") from None
+        # a file system without locks (ENOLCK, EOPNOTSUPP): write unlocked, as before
 
 
 class ResultsFile:
@@ -188,13 +443,15 @@ class ResultsFile:
     ``resume`` keeps the records already in the file (they must be of the same
     rules) and marks their seeds done; ``overwrite`` empties it; with neither, a
     non-empty file is refused so that no results are mixed or lost by mistake.
+    The file is locked for as long as it is open (:class:`AppendFile`): a
+    second run on it is refused.
     """
 
     def __init__(self, path, rules: Rules, *, resume: bool = False, overwrite: bool = False):
         self.path = Path(path) if path is not None else None
         self.rules = rules
         self.records = {}  # seed -> slim record (the last one of a seed wins)
-        self.unreadable = []  # line numbers skipped when reading
+        self.unreadable = []  # the number of a torn last line, skipped (and cut off)
         self._file = None
         if resume and overwrite:
             raise BatchError("give --resume or --overwrite, not both")
@@ -202,35 +459,44 @@ class ResultsFile:
             if resume or overwrite:
                 raise BatchError("--resume and --overwrite need a results file: add --out FILE.jsonl")
             return
-        if self.path.is_dir():
-            raise BatchError(f"{self.path} is a directory: give a file name to --out")
-        used = self.path.exists() and self.path.stat().st_size > 0
-        if used and not (resume or overwrite):
+        out = AppendFile(self.path)   # locked before it is read, so no other run writes in between
+        try:
+            self._take_over(out, resume, overwrite)
+        except BaseException:
+            out.close()
+            raise
+        self._file = out
+
+    def _take_over(self, out: AppendFile, resume: bool, overwrite: bool) -> None:
+        if out.size == 0:
+            return
+        if overwrite:
+            out.truncate(0)
+            return
+        if not resume:
             raise BatchError(f"{self.path} already holds results: add --resume to carry on, "
                              "--overwrite to start again, or choose another --out")
-        if used and resume:
-            records, self.unreadable = read_records(self.path)
-            wanted = rules.as_dict()
-            other = next((r for r in records if r.get("rules") != wanted), None)
-            if other is not None:
-                raise BatchError(f"{self.path} holds results of other rules ({_describe(other.get('rules'))}), "
-                                 f"not {rules.describe()}: give the same rule flags, or another --out")
-            for rec in records:
-                self.records[rec["seed"]] = _slim(rec)
-            _cut_torn_tail(self.path)
-        try:
-            self._file = open(self.path, "w" if overwrite else "a", encoding="utf-8")
-        except OSError as exc:
-            raise BatchError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        found = read_json_lines(self.path, record_problem)
+        wanted = self.rules.as_dict()
+        for number, rec in found.items:
+            if rec.get("rules") != wanted:
+                raise BatchError(f"{self.path} holds results of other rules ({_describe(rec.get('rules'))}, "
+                                 f"line {number}), not {self.rules.describe()}: give the same rule flags, "
+                                 "or another --out")
+            self.records[rec["seed"]] = _slim(rec)
+        self.unreadable = [] if found.torn is None else [found.torn]
+        out.mend(found)
 
     def done(self) -> set:
         """Seeds with a result (an error is no result: it is solved again)."""
         return {s for s, r in self.records.items() if "error" not in r}
 
     def append(self, record: dict) -> None:
+        """Write one record (:class:`WriteFault` if the disk is full: the file keeps every earlier line)."""
         # One step for Ctrl-C: a line on disk is always counted as done (the
         # interrupted message and a resumed run agree on what was kept).
-        line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+        line = (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode(
+            "utf-8", "backslashreplace")
         slim = _slim(record)
         with sigint_deferred():
             if self._file is not None:
@@ -326,15 +592,69 @@ class LocalBackend:
                                  result=lambda f: f.result())
 
 
+# ------------------------------------------------ workers end with their parent
+# A worker busy in a long solve never looks at its task queue, so when the
+# parent is killed outright (SIGKILL, the OOM killer) it would go on for hours,
+# parented to init. Each worker therefore asks to be told when its parent dies:
+# on Linux the kernel sends PARENT_GONE_SIGNAL (prctl PR_SET_PDEATHSIG) at once;
+# elsewhere a timer sends it every PARENT_POLL_S. Either way the handler looks
+# at os.getppid() and ends the worker if the parent is gone. The search core
+# runs Python signal handlers every few thousand nodes, so this works mid-solve.
+PARENT_GONE_SIGNAL = getattr(signal, "SIGUSR1", None)
+PARENT_POLL_S = 1.0
+_PR_SET_PDEATHSIG = 1
+
+
+def _worker_init(parent_pid: int, forked: bool) -> None:
+    """Run in each local worker as it starts: leave Ctrl-C to the parent, end with it."""
+    _ignore_sigint()
+    _end_with_parent(parent_pid, forked)
+
+
+def _end_with_parent(parent_pid: int, forked: bool) -> None:
+    if PARENT_GONE_SIGNAL is None:   # Windows: a pool's workers there see their pipe close
+        return
+    # Forked, our parent is the run's process; started by a fork server, it is
+    # that server (which ends with the run), so the parent to watch is the one we have.
+    watched = parent_pid if forked else os.getppid()
+
+    def check(signum=None, frame=None):
+        if os.getppid() != watched:
+            os._exit(1)
+
+    signal.signal(PARENT_GONE_SIGNAL, check)
+    if not _ask_kernel(PARENT_GONE_SIGNAL) and hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, check)
+        signal.setitimer(signal.ITIMER_REAL, PARENT_POLL_S, PARENT_POLL_S)
+    check()   # the parent may have died before we asked
+
+
+def _ask_kernel(signum: int) -> bool:
+    """Linux: have the kernel send ``signum`` when our parent dies. False elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
 @contextmanager
 def _local_pool(jobs: int):
-    """``jobs`` worker processes that leave Ctrl-C to the parent.
+    """``jobs`` worker processes that leave Ctrl-C to the parent and end with it.
 
     Shut down when the block ends normally; stopped when it is left any other
     way (an error, Ctrl-C, the caller closing a generator), the work in hand
     given up, not waited for. A worker that dies is :class:`WorkerDied`.
+    If the parent itself is killed, the workers end within moments
+    (:func:`_end_with_parent`).
     """
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    context = multiprocessing.get_context()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init,
+                               initargs=(os.getpid(), context.get_start_method() == "fork"))
     try:
         yield pool
     except BrokenProcessPool as exc:
@@ -518,21 +838,48 @@ def make_backend(name: str = "local", jobs: int = 1, address: Optional[str] = No
 
 
 # ------------------------------------------------------------------- a run
+# A run whose first deals all fail the same way has a cause common to every
+# deal (a limit the engine cannot take, a broken install): it stops after
+# this many rather than record the same error for every deal of a long run.
+FAIL_FAST = 8
+
+
+class RunFailed(RuntimeError):
+    """Every deal of a run failed: the error records are in the file (and solved again on resume)."""
+
+
 def run(seeds, settings: Settings, results: ResultsFile, backend) -> Iterator[dict]:
     """Solve the ``seeds`` not done yet in ``results``; yield each record once it is written.
 
     Stopping the iteration (Ctrl-C, ``close()``) stops the backend's workers;
-    every record yielded so far is in the file.
+    every record yielded so far is in the file. If every deal of the run
+    fails (or the first :data:`FAIL_FAST` all fail with one error), the run
+    ends with :class:`RunFailed` instead of passing for a run of results.
     """
     done = results.done()
     todo = [s for s in seeds if s not in done]
     deals = backend.imap(settings, todo)
+    count, failed = 0, []   # failed: the seeds and errors while no deal has succeeded
     try:
         for record in deals:
             results.append(record)
+            count += 1
+            if failed is not None:
+                failed = failed + [(record["seed"], record["error"])] if "error" in record else None
             yield record
+            if failed and count == min(FAIL_FAST, len(todo)) and len({e for _, e in failed}) == 1:
+                break
     finally:
         deals.close()
+    if failed:
+        more = "" if len({e for _, e in failed}) == 1 else ", among other errors"
+        stopped = f", the {len(todo) - count:,} others not tried" if count < len(todo) else ""
+        raise RunFailed(f"every deal failed with {failed[0][1]}{more} (seeds "
+                        f"{_shorten(seeds_text(s for s, _ in failed))}{stopped})")
+
+
+def _shorten(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 # ----------------------------------------------------------------- summary
@@ -556,7 +903,7 @@ def summarise(records, rules: Rules, seeds=None) -> dict:
     recs = [by_seed[s] for s in wanted if s in by_seed]
     exact = [r for r in recs if r.get("exact") and "error" not in r]
     not_exact = [r for r in recs if not (r.get("exact") and "error" not in r)]
-    won = sum(1 for r in exact if r["won"])
+    won = sum(1 for r in exact if r.get("won"))
     wins_found = sum(1 for r in not_exact if r.get("won"))
     scores = [r["score"] for r in exact if r.get("score") is not None]
     histogram = {}
@@ -595,3 +942,32 @@ def summarise(records, rules: Rules, seeds=None) -> dict:
         "slowest": [r["seed"] for r in sorted(timed, key=lambda r: -r["seconds"])[:5]],
     }
     return summary
+
+
+def summarise_file(path, rules: Optional[Rules] = None, seeds=None) -> tuple:
+    """``(summary, torn)``: the summary of a results file's records of ``rules``
+    (default: its one rule set) over ``seeds`` (default: all of theirs), and
+    the number of a torn last line skipped, if any (a list).
+
+    A file that is not a results file, or holds none of these rules, is a
+    :class:`BatchError` naming it (and the line, where one is at fault).
+    """
+    found = read_json_lines(path, record_problem)
+    if rules is None:
+        first_of = {}
+        for number, rec in found.items:
+            first_of.setdefault(json.dumps(rec.get("rules"), sort_keys=True), number)
+        if len(first_of) > 1:
+            raise BatchError(f"{path} holds results of {len(first_of)} rule sets: choose one with the rule flags")
+        records = [rec for _, rec in found.items]
+        if records and "rules" not in records[0]:
+            raise ResultsFileError(f'{path} line {found.items[0][0]}: no "rules" in the record')
+    else:
+        wanted = rules.as_dict()
+        records = [rec for _, rec in found.items if rec.get("rules") == wanted]
+    if not records:
+        which = f" of {rules.describe()}" if rules is not None else ""
+        raise BatchError(f"no results{which} in {path}")
+    if rules is None:
+        rules = Rules(**records[0]["rules"])
+    return summarise(records, rules, seeds), [] if found.torn is None else [found.torn]

@@ -22,12 +22,13 @@ rating has ``undecided`` win checks depend on the search's node count).
 """
 from __future__ import annotations
 
-import json
+import os
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from .batch import ordered_map
+from .batch import JsonLines, ordered_map, read_json_lines, rules_problem, seed_problem
 from .daily import rules_key
 from .deal import MAX_SEED, check_seed, deal
 from .errors import InputError
@@ -140,26 +141,53 @@ def generate(rules: Rules, difficulty: Optional[str] = None, *, start: int = 1,
     raise CatalogueError(f"no more deal numbers after {start}: the last is {MAX_SEED - 1}")
 
 
+# What each key of a catalogue entry may hold (a key may be missing; "deck" may not).
+_NONE = type(None)
+_ENTRY_TYPES = {
+    "id": ((str,), "a string"),
+    "rating": ((dict, _NONE), "an object or null"),
+    "score": ((int, _NONE), "an integer or null"),
+    "won": ((bool, _NONE), "true, false or null"),
+    "line": ((str, _NONE), "a string or null"),
+}
+
+
+def entry_problem(e: dict) -> Optional[str]:
+    """What is wrong with one catalogue line (a JSON object), or None if ``generate --resume`` can use it."""
+    deck = e.get("deck")
+    if type(deck) is not list or not all(type(c) is str for c in deck):
+        return '"deck" must be a list of cards such as ["5D", "3S"]'
+    if "seed" in e and seed_problem(e):
+        return seed_problem(e)
+    problem = rules_problem(e)
+    if problem:
+        return problem
+    for key, (types, what) in _ENTRY_TYPES.items():
+        if key in e and type(e[key]) not in types:
+            return f'"{key}" must be {what}'
+    label = (e.get("rating") or {}).get("label")
+    if label is not None and type(label) is not str:
+        return '"rating" must have a string "label" (or null)'
+    return None
+
+
+def read_catalogue_lines(path) -> JsonLines:
+    """The numbered entries of a catalogue file, strictly (:func:`solver.batch.read_json_lines`).
+
+    A missing file is an empty catalogue; a line that is not an entry is a
+    :class:`solver.batch.ResultsFileError` naming the file and the line, except
+    a last line cut short by a kill (``torn``).
+    """
+    if not os.path.lexists(path):
+        return JsonLines(Path(path), [])
+    return read_json_lines(path, entry_problem)
+
+
 def read_catalogue(path) -> tuple:
-    """The entries of a catalogue file and the numbers of its unreadable lines.
+    """``(entries, torn)``: the entries of a catalogue file and the number of a
+    last line cut short by a kill (a list; that line is skipped).
 
     A missing file is an empty catalogue.
     """
-    entries, unreadable = [], []
-    try:
-        handle = open(path, encoding="utf-8")
-    except FileNotFoundError:
-        return entries, unreadable
-    with handle:
-        for number, text in enumerate(handle, 1):
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text)
-                if not isinstance(record, dict) or not isinstance(record.get("deck"), list):
-                    raise ValueError
-            except ValueError:
-                unreadable.append(number)
-                continue
-            entries.append(record)
-    return entries, unreadable
+    found = read_catalogue_lines(path)
+    return [e for _, e in found.items], [] if found.torn is None else [found.torn]
