@@ -68,7 +68,7 @@ class OneLineErrors:
             _fail(exc.format_message() + hint, EXIT_USAGE, as_json)
         except click.ClickException as exc:
             _fail(exc.format_message(), exc.exit_code, as_json)
-        except click.Abort:
+        except (click.Abort, Interrupted):
             _fail("interrupted", EXIT_INTERRUPTED, as_json)
         except CoreMissingError as exc:
             _fail(str(exc), EXIT_ENGINE, as_json)
@@ -98,8 +98,17 @@ def _output_fault(exc: OSError) -> bool:
     return True
 
 
+class Interrupted(Exception):
+    """Ctrl-C inside a command.  Caught before click sees it: click would print a
+    blank line on stderr and then raise Abort, two lines where one is promised."""
+
+
 class ScoundrelGroup(OneLineErrors, click.Group):
-    pass
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
 
 
 def _print_json(obj: dict) -> None:

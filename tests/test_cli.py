@@ -4,6 +4,7 @@ Searches run on the pure-Python reference (SCOUNDREL_PURE=1) over small custom
 dungeons, so the whole file stays fast and does not need the compiled core.
 """
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -286,3 +287,24 @@ def test_option_of_the_other_mode_is_ignored_with_a_note(args, note):
     assert note in result.stderr
     plain = run(*[a for a in args if a not in ("--flee", "easy", "--deck-size", "54")])
     assert json.loads(result.stdout)["deck"] == json.loads(plain.stdout)["deck"]
+
+
+@pytest.mark.parametrize("json_flag", [(), ("--json",)], ids=["text", "json"])
+def test_ctrl_c_in_a_long_solve_is_one_line(json_flag):
+    """Ctrl-C during a solve: exit 130 and one line, no blank line from click before it."""
+    import signal
+    import time
+    env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
+    proc = subprocess.Popen([sys.executable, "-m", "scoundrel_solver", "--seed", "7", "--mode", "coop",
+                             "--deck-size", "54", "--durability", "strict", *json_flag],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(2.5)   # start-up and the first seconds of a solve that takes minutes
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    if json_flag:
+        assert err == b"" and json.loads(out) == {"type": "error", "error": "interrupted", "status": 130}
+    else:
+        assert err == b"error: interrupted\n"
+        assert b"Traceback" not in out
