@@ -48,10 +48,12 @@ class Rules:
             object.__setattr__(self, "durability", "strict" if self.mode == "solo" else "lenient")
         if self.durability not in DURABILITIES:
             raise RulesError(f"unknown durability {self.durability!r} (choose strict or lenient)")
-        try:
-            size = int(self.deck_size)
-        except (TypeError, ValueError):
-            raise RulesError(f"unknown deck size {self.deck_size!r} (choose 52, 50 or 54)") from None
+        size = self.deck_size
+        text = size.strip() if isinstance(size, str) else None
+        if text is not None and text.isascii() and text.isdigit() and len(text) <= 3:
+            size = int(text)
+        if isinstance(size, bool) or not isinstance(size, int):   # 52.7, True, "5_2", 1e400: no deck size
+            raise RulesError(f"unknown deck size {self.deck_size!r} (choose 52, 50 or 54)")
         if size not in DECK_SIZES:
             raise RulesError(f"unknown deck size {self.deck_size!r} (choose 52, 50 or 54)")
         object.__setattr__(self, "deck_size", size)

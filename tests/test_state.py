@@ -618,3 +618,14 @@ def test_anna_and_ben_worked_example(run):
     s = run(s, "KHw")
     assert hero(s, 1) == (14, 10, 13)           # loses only 13 - 10 = 3
     assert hero(s, 0) == (11, 8, 12)
+
+
+@pytest.mark.parametrize("size", [52.7, 52.0, True, "5_2", "+52", 1e400, float("nan"), None, [52]])
+def test_a_deck_size_that_is_no_whole_number_is_refused(size):
+    """int() would read 52.7 as 52 (a silent other answer) and 1e400 as an OverflowError."""
+    with pytest.raises(RulesError, match="unknown deck size"):
+        Rules(mode="coop", deck_size=size)
+
+
+def test_a_deck_size_may_be_written_as_digits():
+    assert Rules(mode="coop", deck_size=" 54 ").deck_size == 54 and Rules(mode="coop", deck_size=50).deck_size == 50
