@@ -227,3 +227,73 @@ def test_a_broken_example_fails(tmp_path):
     assert code == 2 and out == "" and err.startswith("error: 3C is illegal in room 2")
     code, out, err = run_example('echo "3H 5D 5C" | scoundrel-solve play --seed 42', tmp_path)
     assert code == 0 and "> 3H 5D 5C\n" in out
+
+
+# --------------------------------------------------- every printed line replays
+def _replays(seed, rules, text, score=None, prefix=""):
+    """``prefix`` then ``text`` (notation) replays from deal ``seed``; the end scores ``score``."""
+    from scoundrel_solver import State, deal, parse_line, replay
+    start = State.new(deal(seed, rules), rules)
+    end = replay(start, parse_line(prefix))[-1]
+    end = replay(end, parse_line(text))[-1] if text else end
+    if score is not None:
+        assert end.finished and end.score == score, (text, end.score, score)
+    return end
+
+
+def _line_after(out: str, label: str) -> str:
+    return next(l[len(label):] for l in out.splitlines() if l.startswith(label))
+
+
+@pytest.mark.parametrize("flee", ["classic", "easy"])
+def test_lines_printed_by_solve_replay_to_their_score(flee, tmp_path):
+    from scoundrel_solver import Rules
+    rules = Rules(flee=flee)
+    code, out, _ = run_example(f"scoundrel-solve --seed 42 --flee {flee}", tmp_path)
+    score = int(out.split("proven optimal score ")[1].split()[0])
+    _replays(42, rules, _line_after(out, "Line: "), score)
+    code, out, _ = run_example(f"scoundrel-solve --seed 42 --flee {flee} --json", tmp_path)
+    d = json.loads(out)
+    _replays(42, rules, d["line"], d["score"])
+
+
+def test_lines_printed_by_rate_replay_to_their_score(tmp_path):
+    from scoundrel_solver import Rules
+    for seed in (42, 14):
+        code, out, _ = run_example(f"scoundrel-solve rate --seed {seed} --json", tmp_path)
+        d = json.loads(out)
+        _replays(seed, Rules(), d["line"], d["score"])
+        if d["won"]:
+            _replays(seed, Rules(), d["canonical_line"], d["score"])
+
+
+def test_lines_printed_by_daily_replay_to_their_score(tmp_path):
+    from scoundrel_solver import Rules
+    code, out, _ = run_example("scoundrel-solve daily --date 2026-03-14 --reveal --json", tmp_path)
+    d = json.loads(out)
+    _replays(d["seed"], Rules(), d["line"], d["score"])
+    code, out, _ = run_example("scoundrel-solve daily --date 2026-03-14 --reveal", tmp_path)
+    _replays(d["seed"], Rules(), _line_after(out, "Line: "), d["score"])
+
+
+def test_hint_plans_replay_from_the_hint_position(tmp_path):
+    from scoundrel_solver import Rules
+    moves = "3H 5D 5Cw | avoid | 2D"
+    code, out, _ = run_example(f'scoundrel-solve hint --seed 42 --moves "{moves}"', tmp_path)
+    plan = _line_after(out, "Plan for this room: ")
+    end = _replays(42, Rules(), plan, prefix=moves)
+    assert end.taken == 0, "the plan ends the room"
+    code, out, _ = run_example(f'scoundrel-solve hint --seed 42 --moves "{moves}" --json', tmp_path)
+    d = json.loads(out)
+    assert d["plan"] == plan
+    _replays(42, Rules(), d["plan"], prefix=moves)
+
+
+def test_lines_printed_by_play_replay(tmp_path):
+    from scoundrel_solver import Rules
+    code, out, _ = run_example("printf '3H 5D 5C\\navoid\\nmoves\\n' | scoundrel-solve play --seed 42", tmp_path)
+    assert code == 0
+    so_far = _line_after(out, "Line so far: ")
+    assert so_far == "3H 5D 5Cw | avoid"
+    _replays(42, Rules(), so_far)
+    assert _line_after(out.split("End of input")[1], "Line so far: ") == so_far
