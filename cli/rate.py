@@ -63,7 +63,7 @@ def verdict_line(r: Rating) -> str:
         return "NOT PROVEN: a search limit stopped the solve, so the deal is not rated"
     if r.won:
         return f"WIN, proven optimal score {r.score}"
-    return f"LOSS, proven: the deal cannot be won; best score {r.score}"
+    return f"LOSS, proven: the deal cannot be won; best score {render.signed(r.score)}"
 
 
 def calibration_note(r: Rating, custom: bool = False) -> list:
@@ -108,10 +108,11 @@ def feature_lines(r: Rating) -> list:
         out.append(f"greedy player: wins, score {r.greedy_score}")
     elif r.greedy_won is not None:
         out.append(f"greedy player: dies with {_percent(r.greedy_left)} of the monsters' value left "
-                   f"(score {r.greedy_score})")
-    out.append(f"{'proof' if r.exact else 'search'}: {r.nodes:,} nodes (analysis {r.seconds:.2f} s)")
+                   f"(score {render.signed(r.greedy_score)})")
+    out.append(f"{'proof' if r.exact else 'search'}: {render.count(r.nodes, 'node')} (analysis {r.seconds:.2f} s)")
     if r.undecided:
-        out.append(f"note: {r.undecided} win check(s) stopped at their node limit and were counted as losing")
+        out.append(f"note: {render.count(r.undecided, 'win check')} stopped at their node limit and "
+                   f"{'was' if r.undecided == 1 else 'were'} counted as losing")
     return out
 
 
