@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from scoundrel_solver import Rules
+from scoundrel_solver import Rules, State
 from scoundrel_solver.rating import CALIBRATION_TARGET, Rating, calibration, rate
 
 from . import render
@@ -47,7 +47,15 @@ def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb):
         click.echo("rating a co-op deal: its exact solve and win checks can take minutes ...", err=True)
     rating = rate(chosen.deck, chosen.rules, chosen.seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout)
     if as_json:
-        click.echo(render.json_text(rating.as_dict()))
+        out = rating.as_dict()
+        if rating.exact and rating.line and not rating.rules.coop:
+            # the line shown is one of the fewest rooms found (solver/lines.py); the
+            # rating itself, measured on canonical_line, does not depend on it
+            from scoundrel_solver import format_line
+            from scoundrel_solver.lines import shortest_line
+            out["line"] = format_line(shortest_line(State.new(rating.deck, rating.rules), rating.line,
+                                                    rating.score).line)
+        click.echo(render.json_text(out))
         return
     click.echo(render.deal_title(chosen))
     for text in rating_lines(rating, custom=chosen.seed is None):

@@ -5,6 +5,7 @@ what these return.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from scoundrel_solver import Avoid, Result, State, Take
@@ -112,6 +113,26 @@ def after_room_text(state: State) -> str:
         return (f"LOST, score {signed(state.score)} ({heroes_text(state)}; "
                 f"monsters left worth {state.monsters_left()})")
     return heroes_text(state)
+
+
+def shorter_result(result: Result):
+    """``result`` with a line of fewer rooms when one is found (solo, proven scores,
+    the compiled core), and the :class:`LineChoice` when it was shortened, else None.
+
+    Co-op is left alone: its checks cost seconds each (solver/lines.py)."""
+    if not (result.exact and result.line and result.engine == "core" and not result.rules.coop):
+        return result, None
+    from scoundrel_solver.lines import shortest_line
+    choice = shortest_line(result.start, result.line, result.score)
+    if choice.rooms >= len(result.line):
+        return result, None
+    return dataclasses.replace(result, line=choice.line), choice
+
+
+def shorter_note(choice) -> str:
+    proof = "the fewest possible" if choice.proven else "not proven the fewest"
+    return (f"  (a line of {count(choice.rooms, 'room')} instead of the search's {choice.given_rooms}, "
+            f"the same score; {proof}; found in {choice.seconds:.2f} s)")
 
 
 def verdict(result: Result) -> str:
