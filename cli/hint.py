@@ -20,8 +20,9 @@ HINT_HELP = """The best next action, and what every legal action is worth.
 \b
 Numbered deal or written-out deck (the order is known, the hint is exact):
   scoundrel-solve hint --seed 42
-  scoundrel-solve hint --seed 42 --moves "5D 5C 4H | 3C 2C"
-  scoundrel-solve hint --seed 7 --mode coop --moves "8C> 4H"
+  scoundrel-solve hint --seed 42 --moves "3H 5D 5Cw | avoid | 2D 7D"
+  scoundrel-solve hint --mode coop --deck "2H 3D 8S 8D 5S TS TD QS 4H 6H 7D AD 4S AH" \\
+      --moves "8D> 2H"
 Every legal action is listed with its exact optimal score, the ones that keep
 the win are marked, and the rest of the optimal plan for the room is shown.
 --table hides the order: the hint a player at a real table would get there.
@@ -31,8 +32,8 @@ Real table (the order of the face-down cards is unknown):
   scoundrel-solve hint --room "3C QC 8D KC" --health 6 --weapon 7D --last-kill 12 \\
       --gone "5D 3H 7C 4H 9H AC QS 2C"
   scoundrel-solve hint --mode coop --room "5S 9D 2H" --health 14,18 --leader 2 \\
-      --weapon none,4D --unseen "..."
-  scoundrel-solve hint --position pos.json     (the JSON of docs/json.md)
+      --weapon none,4D --unseen "KC 3S 7H 2C JS 8H"
+  scoundrel-solve hint --position pos.json       (pos.json: as in docs/hints.md; docs/json.md)
 Actions are ranked by win chance, then mean score, over orders of the unseen
 cards, each order solved exactly (the same orders for every action).  When
 the distinct orders are few they are all solved and the figures are exact;

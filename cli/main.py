@@ -161,12 +161,15 @@ def run_solve(game: GameOptions, as_json: bool, pretty: bool, max_nodes, timeout
         click.echo()
     result = solve(deck=chosen.deck, rules=chosen.rules, seed=chosen.seed, max_nodes=max_nodes,
                    timeout=timeout, tt_mb=tt_mb)
+    result, shorter = render.shorter_result(result)
     if as_json:
         _print_json(result.as_dict())
         return
     click.echo(render.verdict(result))
     if result.line:
         click.echo("Line: " + result.line_text)
+        if shorter is not None:
+            click.echo(render.shorter_note(shorter))
         click.echo()
         try:
             story = render.narrate(result.start, result.line, pretty)

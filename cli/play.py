@@ -41,7 +41,8 @@ At the prompt:
   hint                       exact hint: every action and its optimal score
   hint table [N]             what a player who cannot see the order should do
                              (N random orders, default 50)
-  undo [N]                   take back the last move (or N moves)
+  undo [N]                   take back the last move (or N moves); also
+                             offered after a fatal move, before the game ends
   moves                      the line so far
   look                       the position again (also an empty line)
   help                       this list
@@ -146,14 +147,15 @@ class Session:
         return (f"  Room {state.rooms_done + 1} now: {render.cards_text(state.room, self.pretty)}"
                 f"  ({self._task(state)})")
 
-    def line_text(self) -> str:
+    def line_text(self, pretty: bool = False) -> str:
+        """The line so far in notation (with --pretty, its cards as 10♦)."""
         rooms, current = [], None
         for before, action in zip(self.states, self.actions):
             if before.rooms_done != current:
                 rooms.append([])
                 current = before.rooms_done
             rooms[-1].append(action)
-        return format_line(rooms)
+        return render.line_text(rooms, pretty) if pretty else format_line(rooms)
 
     def replay_command(self) -> str:
         rules = self.game.rules
@@ -182,7 +184,7 @@ class Session:
         elif word in ("help", "?"):
             self.echo(IN_GAME_HELP)
         elif word in ("moves", "line"):
-            self.echo("Line so far: " + (self.line_text() or "(no moves yet)"))
+            self.echo("Line so far: " + (self.line_text(self.pretty) or "(no moves)"))
         elif word in ("undo", "u"):
             self.undo(words[1:])
         elif word in ("hint", "h"):
@@ -283,12 +285,30 @@ class Session:
             self.echo(text)
 
     # ------------------------------------------------------------ ends
+    def take_back(self, read: Callable[[str], Optional[str]]) -> bool:
+        """A hero just died: offer to undo the fatal moves before the game ends.
+
+        Returns True when moves were taken back and the game goes on.
+        """
+        self.echo("")
+        self.echo("That was fatal. Type undo (or undo N) to take it back; "
+                  "anything else (or an empty line, Ctrl-D) ends the game.")
+        while True:
+            line = read("undo? ")
+            words = (line or "").split()
+            if not words or words[0].lower() not in ("undo", "u"):
+                return False
+            before = len(self.actions)
+            self.undo(words[1:])
+            if len(self.actions) < before:
+                return True
+
     def finish(self) -> None:
         """The game is over: the verdict, the optimal score of the deal, the line."""
         state = self.state
         self.echo("")
         verdict = "WON" if state.won else "LOST"
-        self.echo(f"Game over: {verdict}, score {state.score}.")
+        self.echo(f"Game over: {verdict}, score {render.signed(state.score)}.")
         self.echo(self._optimal_text(state.score))
         self._tell_line("Your line")
         used = []
@@ -326,7 +346,7 @@ class Session:
         if not self.actions:
             self.echo(f"{what}: (no moves)")
             return
-        self.echo(f"{what}: {self.line_text()}")
+        self.echo(f"{what}: {self.line_text()}")   # notation, as the replay command takes it
         self.echo(f"Replay it: {self.replay_command()}")
 
     def leave(self, why: str) -> None:
@@ -404,15 +424,19 @@ def play_command(game: GameOptions, daily, date, pretty, max_nodes, timeout, tt_
     terminal = Terminal()
     session.start()
     try:
-        while not session.over:
-            line = terminal.read(session.prompt())
-            if line is None:
-                session.leave("End of input")
-                return
-            if line.strip().lower() in ("quit", "q", "exit"):
-                session.leave("Quit")
-                return
-            session.handle(line)
+        while True:
+            while not session.over:
+                line = terminal.read(session.prompt())
+                if line is None:
+                    session.leave("End of input")
+                    return
+                if line.strip().lower() in ("quit", "q", "exit"):
+                    session.leave("Quit")
+                    return
+                session.handle(line)
+            # dying is one typo away: offer to take it back before the game ends
+            if not (session.state.dead and session.take_back(terminal.read)):
+                break
     except KeyboardInterrupt:
         click.echo()
         session.leave("Interrupted")

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from scoundrel_solver import Rules
+from scoundrel_solver import Rules, State
 from scoundrel_solver.rating import CALIBRATION_TARGET, Rating, calibration, rate
 
 from . import render
@@ -47,7 +47,15 @@ def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb):
         click.echo("rating a co-op deal: its exact solve and win checks can take minutes ...", err=True)
     rating = rate(chosen.deck, chosen.rules, chosen.seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout)
     if as_json:
-        click.echo(render.json_text({"type": "rate", **rating.as_dict()}))
+        out = {"type": "rate", **rating.as_dict()}
+        if rating.exact and rating.line and not rating.rules.coop:
+            # the line shown is one of the fewest rooms found (solver/lines.py); the
+            # rating itself, measured on canonical_line, does not depend on it
+            from scoundrel_solver import format_line
+            from scoundrel_solver.lines import shortest_line
+            out["line"] = format_line(shortest_line(State.new(rating.deck, rating.rules), rating.line,
+                                                    rating.score).line)
+        click.echo(render.json_text(out))
         return
     click.echo(render.deal_title(chosen))
     for text in rating_lines(rating, custom=chosen.seed is None):
@@ -63,7 +71,7 @@ def verdict_line(r: Rating) -> str:
         return "NOT PROVEN: a search limit stopped the solve, so the deal is not rated"
     if r.won:
         return f"WIN, proven optimal score {r.score}"
-    return f"LOSS, proven: the deal cannot be won; best score {r.score}"
+    return f"LOSS, proven: the deal cannot be won; best score {render.signed(r.score)}"
 
 
 def calibration_note(r: Rating, custom: bool = False) -> list:
@@ -108,10 +116,11 @@ def feature_lines(r: Rating) -> list:
         out.append(f"greedy player: wins, score {r.greedy_score}")
     elif r.greedy_won is not None:
         out.append(f"greedy player: dies with {_percent(r.greedy_left)} of the monsters' value left "
-                   f"(score {r.greedy_score})")
-    out.append(f"{'proof' if r.exact else 'search'}: {r.nodes:,} nodes (analysis {r.seconds:.2f} s)")
+                   f"(score {render.signed(r.greedy_score)})")
+    out.append(f"{'proof' if r.exact else 'search'}: {render.count(r.nodes, 'node')} (analysis {r.seconds:.2f} s)")
     if r.undecided:
-        out.append(f"note: {r.undecided} win check(s) stopped at their node limit and were counted as losing")
+        out.append(f"note: {render.count(r.undecided, 'win check')} stopped at their node limit and "
+                   f"{'was' if r.undecided == 1 else 'were'} counted as losing")
     return out
 
 

@@ -5,11 +5,24 @@ what these return.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from scoundrel_solver import Avoid, Result, State, Take
 
 MINUS, ARROW = "\u2212", "\u2192"  # − and →, as a player would write them
+
+
+def signed(value) -> str:
+    """A number as text prints it: negative ones with the minus sign, never a hyphen
+    (``−14``, ``−272.0``), so that "−15 → −14" reads as one style."""
+    text = value if isinstance(value, str) else f"{value}"
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+def count(n: int, word: str, plural: str = None) -> str:
+    """``1 node``, ``2 nodes``, ``1,024 nodes``."""
+    return f"{n:,} {word if n == 1 else (plural or word + 's')}"
 
 
 def json_text(obj: dict) -> str:
@@ -37,10 +50,14 @@ def deal_title(game) -> str:
     return f"{what} ({game.rules.describe()})"
 
 
+def hero_text(hero) -> str:
+    return hero.describe().replace("health -", "health " + MINUS, 1)
+
+
 def heroes_text(state: State) -> str:
     if not state.rules.coop:
-        return state.heroes[0].describe()
-    return "; ".join(f"hero {i + 1}: {h.describe()}" for i, h in enumerate(state.heroes))
+        return hero_text(state.heroes[0])
+    return "; ".join(f"hero {i + 1}: {hero_text(h)}" for i, h in enumerate(state.heroes))
 
 
 def describe_take(before: State, action: Take, after: State, pretty: bool = False) -> str:
@@ -60,7 +77,7 @@ def describe_take(before: State, action: Take, after: State, pretty: bool = Fals
         mine, theirs = f"drink {name} ({effect})", f"drinks it ({effect})"
     else:
         how = f"with weapon {old.weapon}" if action.mode == "w" else "bare-handed"
-        effect = f"{MINUS}{old.health - new.health} {ARROW} {new.health}"
+        effect = f"{MINUS}{old.health - new.health} {ARROW} {signed(new.health)}"
         mine, theirs = f"fight {name} {how} ({effect})", f"fights it {how} ({effect})"
     text = f"give {name} to hero {who + 1}, who {theirs}" if action.help else mine
     if new.health <= 0:
@@ -99,8 +116,29 @@ def after_room_text(state: State) -> str:
     if state.finished:
         if state.won:
             return f"dungeon cleared, {heroes_text(state)}: WON, score {state.score}"
-        return f"LOST, score {state.score} ({heroes_text(state)}; monsters left {state.monsters_left()})"
+        return (f"LOST, score {signed(state.score)} ({heroes_text(state)}; "
+                f"monsters left worth {state.monsters_left()})")
     return heroes_text(state)
+
+
+def shorter_result(result: Result):
+    """``result`` with a line of fewer rooms when one is found (solo, proven scores,
+    the compiled core), and the :class:`LineChoice` when it was shortened, else None.
+
+    Co-op is left alone: its checks cost seconds each (solver/lines.py)."""
+    if not (result.exact and result.line and result.engine == "core" and not result.rules.coop):
+        return result, None
+    from scoundrel_solver.lines import shortest_line
+    choice = shortest_line(result.start, result.line, result.score)
+    if choice.rooms >= len(result.line):
+        return result, None
+    return dataclasses.replace(result, line=choice.line), choice
+
+
+def shorter_note(choice) -> str:
+    proof = "the fewest possible" if choice.proven else "not proven the fewest"
+    return (f"  (a line of {count(choice.rooms, 'room')} instead of the search's {choice.given_rooms}, "
+            f"the same score; {proof}; found in {choice.seconds:.2f} s)")
 
 
 def verdict(result: Result) -> str:
@@ -108,12 +146,12 @@ def verdict(result: Result) -> str:
     if result.exact:
         if result.won:
             return f"WIN, proven optimal score {result.score}"
-        return f"LOSS, proven: the deal cannot be won; best score {result.score}"
+        return f"LOSS, proven: the deal cannot be won; best score {signed(result.score)}"
     why = {"nodes": "node limit reached", "time": "time limit reached"}.get(result.limit, "search stopped early")
     if result.score is None:
         return f"NOT PROVEN: {why}, no complete line found"
     found = "win" if result.won else "loss"
-    return f"NOT PROVEN: {why}, best found: {found} with score {result.score}"
+    return f"NOT PROVEN: {why}, best found: {found} with score {signed(result.score)}"
 
 
 def _number(value) -> str:
@@ -126,7 +164,8 @@ def _number(value) -> str:
 
 def statistics(result: Result) -> list:
     rate = f"{result.nodes / result.seconds:,.0f}" if result.seconds > 0 else "-"
-    lines = [f"Search: {result.nodes:,} nodes in {result.seconds:.3f} s ({rate} nodes/s), engine {result.engine}"]
+    lines = [f"Search: {count(result.nodes, 'node')} in {result.seconds:.3f} s ({rate} nodes/s), "
+             f"engine {result.engine}"]
     if result.tt:
         lines.append("Table: " + ", ".join(f"{k} {_number(v)}" for k, v in result.tt.items()))
     return lines
@@ -134,10 +173,21 @@ def statistics(result: Result) -> list:
 
 def position(state: State, pretty: bool = False) -> str:
     """State.describe with the room in the chosen card style."""
-    text = state.describe()
+    text = "\n".join(signed_words(line) for line in state.describe().splitlines())
     if pretty and not state.finished:
         text = text.replace(" ".join(map(str, state.room)), cards_text(state.room, True), 1)
     return text
+
+
+def signed_words(text: str) -> str:
+    """``text`` with each negative number's hyphen turned into the minus sign."""
+    import re
+    return re.sub(r"(?<![\w-])-(?=\d)", MINUS, text)
+
+
+def line_text(rooms, pretty: bool = False) -> str:
+    """A line in notation, rooms separated by " | ", cards pretty or not."""
+    return " | ".join(" ".join(action_text(a, pretty) for a in room) for room in rooms)
 
 
 # -------------------------------------------------------------------- hints
@@ -204,16 +254,17 @@ def hint_lines(hint, pretty: bool = False) -> list:
         wins = len(hint.winning())
         out.append("")
         if wins:
-            out.append(f"{wins} of {len(hint.actions)} actions keep the win.")
+            keep = "keeps" if wins == 1 else "keep"
+            out.append(f"{wins} of {count(len(hint.actions), 'action')} {keep} the win.")
         else:
             out.append("No action wins: the position is lost whatever you do; the best loses least.")
     else:
         if hint.kind == "enumerated":
-            out.append(f"Real-table hint, exact: all {hint.orders:,} distinct orders of the {hint.unseen} unseen "
-                       f"cards solved.")
+            out.append(f"Real-table hint, exact: all {count(hint.orders, 'distinct order')} of the "
+                       f"{count(hint.unseen, 'unseen card')} solved.")
         else:
-            out.append(f"Real-table hint, estimated: {hint.orders:,} random orders of the {hint.unseen} unseen "
-                       f"cards solved (rng-seed {hint.rng_seed}); 95% intervals.")
+            out.append(f"Real-table hint, estimated: {count(hint.orders, 'random order')} of the "
+                       f"{count(hint.unseen, 'unseen card')} solved (rng-seed {hint.rng_seed}); 95% intervals.")
         if not hint.exact and hint.kind == "enumerated":
             out.append("NOT PROVEN: a search limit was reached on some orders.")
         out.append("Each order is solved as if it were known; a player who cannot see it "
@@ -223,15 +274,15 @@ def hint_lines(hint, pretty: bool = False) -> list:
         out.append("")
         width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
         ci = hint.kind == "sampled"
-        out.append(f"  {'action':<{width}}  {'win chance':<{22 if ci else 10}}  mean score")
+        out.append(f"  {'action':<{width}}  {'win chance':<{24 if ci else 10}}  mean score")
         for a in hint.actions:
             win = f"{100 * a.win_rate:5.1f}%"
-            mean = f"{a.mean_score:6.1f}"
+            mean = signed(f"{a.mean_score:.1f}").rjust(6)
             if ci:
-                win += f" ({100 * a.win_low:.1f}\u2013{100 * a.win_high:.1f})"
-                mean += f" ({a.mean_low:.1f}\u2013{a.mean_high:.1f})"
-            out.append(f"  {action_text(a.action, pretty):<{width}}  {win:<{22 if ci else 10}}  {mean}")
+                win += f" ({100 * a.win_low:.1f} to {100 * a.win_high:.1f})"
+                mean += f" ({signed(f'{a.mean_low:.1f}')} to {signed(f'{a.mean_high:.1f}')})"
+            out.append(f"  {action_text(a.action, pretty):<{width}}  {win:<{24 if ci else 10}}  {mean}")
     out.append("")
-    out.append(f"Solved {hint.solves:,} positions ({hint.nodes:,} nodes) in {hint.seconds:.3f} s"
+    out.append(f"Solved {count(hint.solves, 'position')} ({count(hint.nodes, 'node')}) in {hint.seconds:.3f} s"
                + (f"; {hint.cache_hits:,} from the cache" if hint.cache_hits else "") + ".")
     return out

@@ -43,7 +43,7 @@ Examples:
   scoundrel-solve stats --seeds 1-1000 --jobs 2 --out solo.jsonl --resume
   scoundrel-solve stats --seeds 1-100 --mode coop --timeout 600 --out coop.jsonl
   scoundrel-solve stats --summary solo.jsonl --json
-  scoundrel-solve stats --seeds 1-100000 --backend dask --address tcp://10.0.0.5:8786
+  scoundrel-solve stats --seeds 1-1000 --backend dask --jobs 2
 
 \b
 --backend dask or ray runs the deals on that engine (pip install

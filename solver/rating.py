@@ -156,6 +156,14 @@ class Rating:
                 "decisions": self.decisions, "critical": self.critical, "undecided": self.undecided,
                 "provisional": self.provisional}
 
+    def canonical_text(self) -> str:
+        """The canonical line in notation, rooms separated by " | " (it replays)."""
+        from .lines import rooms_of
+        from .notation import format_line
+        if not self.canonical:
+            return ""
+        return format_line(rooms_of(State.new(self.deck, self.rules), self.canonical))
+
     def as_dict(self) -> dict:
         from .notation import format_line
         s = self.summary()
@@ -164,7 +172,7 @@ class Rating:
             "score": self.score, "won": self.won, "exact": self.exact, "line": format_line(self.line),
             "label": s["label"], "difficulty": s["difficulty"], "features": s["features"],
             "decisions": s["decisions"], "critical": s["critical"],
-            "canonical_line": " ".join(str(a) for a in self.canonical),
+            "canonical_line": self.canonical_text(),
             "first_choices": self.first_choices, "first_winning": self.first_winning,
             "undecided": self.undecided, "nodes": self.nodes,
             "greedy_score": self.greedy_score, "greedy_won": self.greedy_won,

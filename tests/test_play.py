@@ -88,11 +88,32 @@ def test_lost_game_is_set_against_the_optimal_score():
 
 def test_death_ends_the_game_with_a_loss():
     deck = "KS QS JS TS 9S 8S"
-    out = play("--deck", deck, input=lines("KS QS", "never read")).stdout
-    assert "  fight QS bare-handed (−12 → -5): you die\n" in out
-    assert "Game over: LOST, score -43.\n" in out
+    out = play("--deck", deck, input=lines("KS QS", "", "never read")).stdout
+    assert "  fight QS bare-handed (−12 → −5): you die\n" in out
+    assert "  → LOST, score −43 (health −5, no weapon; monsters left worth 38)\n" in out
+    assert "Game over: LOST, score −43.\n" in out
     assert "Optimal for this deal: lose −43 (proven): this deal cannot be won. You played it perfectly.\n" in out
     assert "never read" not in out
+
+
+def test_a_fatal_move_can_be_taken_back():
+    deck = "KS QS JS TS 9S 8S"
+    out = play("--deck", deck, input=lines("KS QS", "undo", "moves", "quit")).stdout
+    assert "That was fatal. Type undo (or undo N) to take it back" in out
+    assert "undo? undo\nundone: QSb\n" in out
+    assert "Line so far: KSb\n" in out and "Quit: you leave the dungeon in room 1" in out
+    assert "Game over" not in out
+    # undo N takes back several; a bad undo asks again; end of input ends the game
+    out = play("--deck", deck, input=lines("KS QS", "undo 9 9", "undo 2", "KS JS")).stdout
+    assert "bad command: write undo, or undo N" in out and "undone: KSb QSb\n" in out
+    assert "fight JS bare-handed (−11 → −4): you die" in out
+    assert out.rstrip().endswith("No hints, undos: 1.") and "Game over: LOST" in out
+
+
+def test_a_fatal_move_in_coop_offers_undo_too():
+    out = play("--deck", "KS QS JS TS 9S 8S 7S", "--mode", "coop", input=lines("KS QS", "u", "quit")).stdout
+    assert "fight QS bare-handed (−12 → −5): hero 1 dies\n" in out
+    assert "That was fatal." in out and "undo? u\nundone: QSb\n" in out and "Quit: you leave" in out
 
 
 # ------------------------------------------------------- hints and undo
@@ -119,7 +140,7 @@ def test_undo_at_the_start_and_undo_n_across_a_room():
     assert "> undo\nnothing to undo: no move played yet\n" in out
     assert "> undo 9\nundone: 3H 5D 5Cw 5Sb\n\nRoom 1: 4H 3H 5C 5D\n" in out
     assert "> undo x\nbad command: write undo, or undo N to take back N moves\n" in out
-    assert "> moves\nLine so far: (no moves yet)\n" in out
+    assert "> moves\nLine so far: (no moves)\n" in out
 
 
 def test_hint_table_tracks_what_the_player_can_know():
@@ -154,7 +175,7 @@ def test_illegal_move_in_the_middle_plays_nothing_and_the_game_goes_on():
     out = play("--seed", "42", input=lines("3H 5Cw 5D", "moves", "3H 5D 5C", "moves", "q")).stdout
     assert ("> 3H 5Cw 5D\nillegal: 5Cw is illegal in room 1 (4H 5C 5D): no weapon is equipped "
             "(nothing of your 3 moves was played)\n") in out
-    assert "Line so far: (no moves yet)\n" in out
+    assert "Line so far: (no moves)\n" in out
     assert "Line so far: 3H 5D 5Cw\n" in out
 
 
@@ -246,3 +267,19 @@ def test_daily_plays_the_challenge_of_the_day(monkeypatch):
     assert out.startswith("Daily challenge 2025-03-04-solo (2025-03-04): "
                           "Deal 42 (solo, classic flee, strict weapons)\n")
     assert "Room 1: 4H 3H 5C 5D\n" in out
+
+
+def test_pretty_play_shows_the_line_in_pretty_cards_and_the_replay_command_in_notation():
+    out = play("--seed", "42", "--pretty", input=lines("3H 5D 5C", "moves", "quit")).stdout
+    assert "> moves\nLine so far: 3♥ 5♦ 5♣w\n" in out       # as the rooms are shown
+    assert "Quit: you leave" in out and out.endswith("Line so far: 3H 5D 5Cw\n"
+                                                     "Replay it: scoundrel-solve replay --seed 42 --line '3H 5D 5Cw' --steps\n")
+
+
+def test_counts_are_singular_and_plural_and_negative_numbers_use_one_minus_sign():
+    from scoundrel_solver.cli import render
+    assert render.count(1, "node") == "1 node" and render.count(2, "node") == "2 nodes"
+    assert render.count(1_024, "node") == "1,024 nodes"
+    assert render.signed(-14) == "−14" and render.signed("-272.0") == "−272.0" and render.signed(3) == "3"
+    assert render.signed_words("Game over: lost, score -43\nHero: health -5, no weapon") == \
+        "Game over: lost, score −43\nHero: health −5, no weapon"
