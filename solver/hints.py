@@ -870,6 +870,8 @@ def position_from_json(data, rules: Optional[Rules] = None):
     """The position of a JSON object (``$defs/position_input`` of the schema).
 
     The one reader of positions: ``hint --position FILE`` and the library.
+    The whole object that ``replay --json`` or ``hint --json`` prints is read
+    as its ``position``.
     Returns a :class:`State` when the object gives the ``dungeon`` in order
     (an exact hint can be asked of it), else a :class:`TablePosition`
     (``unseen`` and ``bottom``, or ``gone``, or neither: nothing gone yet).
@@ -889,6 +891,11 @@ def position_from_json(data, rules: Optional[Rules] = None):
     """
     if not isinstance(data, dict):
         raise PositionError(f"a position is a JSON object {{...}}, not {_kind(data)}")
+    if data.get("type") in ("replay", "hint"):
+        # the whole answer of `replay --json` or `hint --json`: its position
+        if not isinstance(data.get("position"), dict):
+            raise PositionError(f"a {data['type']} object without its \"position\" object")
+        data = data["position"]
     for key in data:
         if key in _MOVED:
             raise PositionError(f"{_show(key)} is not a key of a position: {_MOVED[key]} (docs/json.md)")

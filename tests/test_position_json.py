@@ -72,6 +72,16 @@ def test_replay_position_gives_the_exact_hint_of_the_moves(tmp_path):
     assert "seed" not in by_file and by_moves["seed"] == 42
 
 
+def test_the_whole_replay_or_hint_object_reads_as_its_position(tmp_path):
+    whole = run_json("replay", "--seed", "42", "--line", "5D 5C 4H | avoid", "--json")
+    by_file = json.loads(hint_of_file(tmp_path, whole, "--json").stdout)
+    again = json.loads(hint_of_file(tmp_path, by_file, "--json").stdout)
+    by_moves = run_json("hint", "--seed", "42", "--moves", "5D 5C 4H | avoid", "--json")
+    assert by_file["actions"] == again["actions"] == by_moves["actions"]
+    with pytest.raises(PositionError, match="position"):
+        position_from_json({"type": "replay", "position": [1]})
+
+
 @pytest.mark.parametrize("args", [
     ["--deck", SEVEN, "--moves", "avoid", "--table"],                       # custom dungeon, known bottom
     ["--seed", "42", "--moves", "avoid", "--table", "--samples", "4"],
