@@ -88,7 +88,7 @@ def _args(command: str) -> list:
 
 def _outputs(command: str) -> set:
     args = _args(command)
-    return {args[i + 1] for i, a in enumerate(args[:-1]) if a == "--out"}
+    return {args[i + 1] for i, a in enumerate(args[:-1]) if a in ("--out", ">")}
 
 
 def _inputs(command: str) -> set:
@@ -146,6 +146,10 @@ def run_example(command: str, cwd) -> tuple:
         stdin = subprocess.run(["bash", "-c", producer], capture_output=True, text=True, check=True).stdout
     args = shlex.split(consumer)
     assert args[0] == examples.PROG, f"not a {examples.PROG} command: {command}"
+    target = None
+    if ">" in args:     # `... --json > pos.json`: standard output into a file
+        assert args.index(">") == len(args) - 2, f"one redirection, last: {command}"
+        args, target = args[:-2], args[-1]
     old = os.getcwd()
     os.chdir(cwd)
     try:
@@ -154,6 +158,8 @@ def run_example(command: str, cwd) -> tuple:
         os.chdir(old)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
+    if target is not None:
+        (cwd / target).write_text(result.stdout)
     return result.exit_code, result.stdout, result.stderr
 
 
