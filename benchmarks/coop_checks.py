@@ -156,7 +156,8 @@ def main(argv=None):
         rec = recs.get(seed)
         if rec is None or not rec.get("won"):
             continue
-        pos = positions(seed, [parse_action(t) for t in rec["canonical_line"].split()])
+        # stored records write the line flat, new ones with " | " between rooms: read both flat
+        pos = positions(seed, [parse_action(t) for t in rec["canonical_line"].replace("|", " ").split()])
         base = run_checks(pos)
         if args.what == "follow":
             costly = [(i, c) for i, k, c in check_jobs(pos)

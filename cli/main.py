@@ -271,7 +271,7 @@ def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
         _print_json({"type": "replay", **chosen.as_dict(), "line": canonical, "position": final.as_dict()})
         return
     click.echo(render.deal_title(chosen))
-    click.echo("Line: " + (canonical or "(none)"))
+    click.echo("Line: " + (canonical or "(no moves)"))
     if steps and rooms:
         click.echo()
         for text in render.narrate(start, rooms, pretty):

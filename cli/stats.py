@@ -16,6 +16,7 @@ from scoundrel_solver import batch
 from scoundrel_solver.rules import Rules
 from scoundrel_solver.search import default_engine, load_core
 
+from . import render
 from .options import GameOptions, json_option, rule_options, search_options, typed, usage_error
 from .options import MAX_JOBS, WholeNumber
 
@@ -200,7 +201,8 @@ def summary_lines(summary: dict, source=None) -> list:
         lines.append("Winnable   no deal solved exactly")
     bad = summary["not_exact"]
     if bad:
-        lines.append(f"Not exact  {len(bad):,} deal(s) not proven, left out of the figures above:")
+        lines.append(f"Not exact  {len(bad):,} deal{'s' if len(bad) != 1 else ''} not proven, "
+                     f"left out of the figures above:")
         for b in bad[:20]:
             found = "" if b["score_found"] is None else (
                 f", best found {b['score_found']}" + (" (a win: winnable)" if b["win_found"] else ""))
@@ -215,7 +217,7 @@ def summary_lines(summary: dict, source=None) -> list:
         lines.append(f"Time       median {_duration(tm['median_s'])}, p90 {_duration(tm['p90_s'])}, "
                      f"max {_duration(tm['max_s'])} per deal; {_duration(tm['total_s'])} in all, "
                      f"{tm['nodes']:,} nodes")
-    return lines
+    return [render.signed_words(line) for line in lines]   # −3.50, as every other command writes it
 
 
 def histogram_rows(histogram: dict) -> list:
