@@ -23,6 +23,7 @@ by default), each with its own search table kept from hint to hint.
 """
 from __future__ import annotations
 
+import atexit
 import concurrent.futures as cf
 import multiprocessing
 import os
@@ -144,6 +145,14 @@ def _drop_pool():
     global _POOL, _POOL_SIZE
     if _POOL is not None:
         _POOL.shutdown(wait=False, cancel_futures=True)
+    _POOL, _POOL_SIZE = None, 0
+
+
+@atexit.register
+def _close_pool():
+    global _POOL, _POOL_SIZE
+    if _POOL is not None:
+        _POOL.shutdown(wait=True)     # before the interpreter tears down what the pool's thread uses
     _POOL, _POOL_SIZE = None, 0
 
 
