@@ -25,6 +25,8 @@ Numbered deal or written-out deck (the order is known, the hint is exact):
   scoundrel-solve hint --seed 7 --mode coop --moves "8C> 4H"
 Every legal action is listed with its exact optimal score, the ones that keep
 the win are marked, and the rest of the optimal plan for the room is shown.
+It answers within --time SECONDS (default 2; 0: until every score is exact):
+verdicts first, then scores; what is not finished shows proven bounds.
 --table hides the order: the hint a player at a real table would get there.
 
 \b
