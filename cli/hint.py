@@ -9,10 +9,11 @@ from scoundrel_solver import PositionError, State, jsonform, parse_cards, parse_
 from scoundrel_solver.hints import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
                                     known_bottom_of_line, make_table_position, position_from_json, table_hint)
 from scoundrel_solver.notation import resolved_line
+from scoundrel_solver.progress import ProgressLine
 
 from . import render
-from .options import (RULE_PARAMS, GameOptions, game_options, json_option, pretty_option, search_options, typed,
-                      usage_error)
+from .options import (RULE_PARAMS, GameOptions, game_options, hint_budget, json_option, pretty_option,
+                      search_options, time_option, typed, usage_error)
 from .options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber
 
 HINT_HELP = """The best next action, and what every legal action is worth.
@@ -25,6 +26,8 @@ Numbered deal or written-out deck (the order is known, the hint is exact):
       --moves "8D> 2H"
 Every legal action is listed with its exact optimal score, the ones that keep
 the win are marked, and the rest of the optimal plan for the room is shown.
+It answers within --time SECONDS (default 2; 0: until every score is exact):
+verdicts first, then scores; what is not finished shows proven bounds.
 --table hides the order: the hint a player at a real table would get there.
 
 \b
@@ -171,9 +174,10 @@ def _table_options(f):
 @_table_options
 @json_option
 @pretty_option
+@time_option
 @search_options
 @click.pass_context
-def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, as_json, pretty, max_nodes,
+def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, as_json, pretty, budget, max_nodes,
                  timeout, tt_mb, **table):
     real_table = table["room"] is not None or table["position"] is not None
     if real_table:
@@ -186,7 +190,7 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
         position = _table_position(ctx, game, table)
         if isinstance(position, State):   # the file gives the dungeon in order
             if not hide_order:
-                hint = exact_hint(position, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+                hint = _exact(position, budget, max_nodes, timeout, tt_mb)
                 _show(hint, None, as_json, pretty, None)
                 return
             position = TablePosition.from_state(position)
@@ -213,8 +217,17 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
                           tt_mb=min(tt_mb, 256))
         _show(hint, chosen, as_json, pretty, position, moves=len(flat))
         return
-    hint = exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+    hint = _exact(state, budget, max_nodes, timeout, tt_mb)
     _show(hint, chosen, as_json, pretty, None, moves=len(flat))
+
+
+def _exact(state, budget, max_nodes, timeout, tt_mb) -> Hint:
+    """The exact hint within ``--time`` (a progress line on a terminal's stderr while it waits)."""
+    budget = hint_budget(budget, max_nodes, timeout)
+    if budget == 0:
+        return exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+    with ProgressLine() as progress:
+        return exact_hint(state, tt_mb=tt_mb, budget=budget, progress=progress)
 
 
 def _show(hint: Hint, chosen, as_json, pretty, position, moves=0):

@@ -79,6 +79,9 @@ class Seconds(click.ParamType):
 
     name = "seconds"
 
+    def __init__(self, zero: bool = False):
+        self.zero = zero        # 0 is allowed (and means "no limit": --time 0)
+
     def convert(self, value, param, ctx):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             seconds = float(value)
@@ -91,13 +94,13 @@ class Seconds(click.ParamType):
                 self.fail(f"{_shown(value)} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds):
             self.fail(f"{_shown(value)} is not a finite number of seconds", param, ctx)
-        if not 0 < seconds <= MAX_SECONDS:
-            self.fail(f"{_shown(value)} is out of range (more than 0, at most {MAX_SECONDS:,} seconds)",
-                      param, ctx)
+        if not (0 <= seconds if self.zero else 0 < seconds) or seconds > MAX_SECONDS:
+            low = "0 (no limit)" if self.zero else "more than 0"
+            self.fail(f"{_shown(value)} is out of range ({low}, at most {MAX_SECONDS:,} seconds)", param, ctx)
         return seconds
 
     def __repr__(self):
-        return "Seconds()"
+        return "Seconds(zero=True)" if self.zero else "Seconds()"
 
 
 def _shown(value, limit: int = 40, quote: bool = True) -> str:
@@ -269,3 +272,25 @@ def search_options(f):
     for decorator in reversed(decorators):
         f = decorator(f)
     return f
+
+
+def time_option(f):
+    """``--time SECONDS``: the budget of an exact hint (``hint``; ``play`` should take it too)."""
+    from scoundrel_solver.budget import DEFAULT_TIME
+    return click.option(
+        "--time", "budget", type=Seconds(zero=True), default=None, metavar="SECONDS",
+        help=f"Exact hint: answer within this many seconds [default: {DEFAULT_TIME:g}; with --max-nodes/"
+             f"--timeout: 0]; what is not finished is shown as proven bounds.  0: until every score is exact.")(f)
+
+
+def hint_budget(budget, max_nodes, timeout) -> float:
+    """The budget of an exact hint: ``--time`` if given, else the default,
+    except that --max-nodes/--timeout (limits of the unbounded hint) mean 0."""
+    from scoundrel_solver.budget import DEFAULT_TIME
+    limited = max_nodes is not None or timeout is not None
+    if budget is None:
+        return 0.0 if limited else DEFAULT_TIME
+    if budget > 0 and limited:
+        raise usage_error("--time and --max-nodes/--timeout are two ways to stop a hint: give one "
+                          "(or --time 0 with them)")
+    return budget

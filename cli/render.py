@@ -204,6 +204,20 @@ def score_text(score) -> str:
     return f"win {score}" if score > 0 else f"lose {MINUS}{-score}" if score < 0 else "lose 0"
 
 
+def bounds_text(a) -> str:
+    """An exact-hint action under a time budget: its score, or the bounds proven so far."""
+    if a.exact or a.lo is None or a.hi is None or a.lo == a.hi:
+        return score_text(a.score if a.exact else a.lo if a.lo == a.hi else None)
+    if a.lo > 0:
+        return f"win, {a.lo}\u2013{a.hi}"
+
+    def num(x):
+        return f"{MINUS}{-x}" if x < 0 else str(x)
+    if a.hi <= 0:
+        return f"lose, {num(a.lo)} to {num(a.hi)}"
+    return f"not proven, {num(a.lo)} to {num(a.hi)}"
+
+
 def hint_position(state: State, pretty: bool = False, table=None) -> list:
     """The position a hint is about: room, heroes, and what is face down."""
     kind = "Final room" if state.final_room else "Room"
@@ -237,25 +251,37 @@ def hint_lines(hint, pretty: bool = False) -> list:
     """The hint as a table of actions, best first, with the kind of hint said plainly."""
     out = []
     if hint.kind == "exact":
+        budgeted = getattr(hint, "budget", 0)
         head = "Exact hint (the order of the dungeon is known)"
-        if not hint.exact:
+        if not hint.exact and budgeted:
+            head += (f", NOT FINISHED in the {budgeted:g} s budget: unfinished actions show proven bounds "
+                     f"(--time 0 solves to the end)")
+        elif not hint.exact:
             head += ", NOT PROVEN: a search limit was reached, figures are the best found"
         out.append(head + ".")
+        value = bounds_text if budgeted else (lambda a: score_text(a.score))
         best = hint.actions[0]
-        out.append(f"Best: {action_text(best.action, pretty)} {ARROW} {score_text(best.score)}")
+        out.append(f"Best: {action_text(best.action, pretty)} {ARROW} {value(best)}")
         if len(hint.plan) > 1:
             out.append("Plan for this room: " + " ".join(action_text(a, pretty) for a in hint.plan))
         out.append("")
         width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
+        cells = [value(a) for a in hint.actions]
+        col = max(9, max(len(c) + 1 for c in cells))
         out.append(f"  {'action':<{width}}  score")
         for i, a in enumerate(hint.actions):
-            mark = "  best" if i == 0 else ("  keeps the win" if a.won else "")
-            out.append(f"  {action_text(a.action, pretty):<{width}}  {score_text(a.score):<9}{mark}")
+            mark = "  best" if i == 0 else ("  keeps the win" if a.won else
+                                            "  verdict not proven" if budgeted and a.won is None else "")
+            out.append(f"  {action_text(a.action, pretty):<{width}}  {cells[i]:<{col}}{mark}".rstrip())
         wins = len(hint.winning())
+        open_ = sum(a.won is None for a in hint.actions) if budgeted else 0
         out.append("")
         if wins:
             keep = "keeps" if wins == 1 else "keep"
-            out.append(f"{wins} of {count(len(hint.actions), 'action')} {keep} the win.")
+            out.append(f"{wins} of {count(len(hint.actions), 'action')} {keep} the win"
+                       + (f"; {open_} not proven either way." if open_ else "."))
+        elif open_:
+            out.append(f"No action is proven to win; {open_} not proven either way.")
         else:
             out.append("No action wins: the position is lost whatever you do; the best loses least.")
     else:

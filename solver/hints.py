@@ -111,6 +111,7 @@ class _Valuer:
         self.nodes = 0
         self.solves = 0
         self.exact = True
+        self.stopped = 0        # searches a limit stopped
         self._searcher = None
         if self.engine == "core":
             self._core = load_core()
@@ -132,6 +133,7 @@ class _Valuer:
         self.nodes += out["nodes"]
         if not out["exact"]:
             self.exact = False
+            self.stopped += 1
             return out["score"]
         self.cache.put(state, out["score"])
         return out["score"]
@@ -158,17 +160,26 @@ class ActionValue:
     mean_low: Optional[float] = None
     mean_high: Optional[float] = None
     samples: int = 0
+    lo: Optional[int] = None    # exact hints: proven bounds on the optimum after the action
+    hi: Optional[int] = None    # (lo == hi == score once exact; None: nothing proven that side)
 
     @property
     def won(self) -> Optional[bool]:
-        return None if self.score is None else self.score > 0
+        """Exact hints: does the action keep the win?  None when not proven."""
+        if self.exact and self.score is not None:
+            return self.score > 0
+        if self.lo is not None and self.lo > 0:
+            return True
+        if self.hi is not None and self.hi <= 0:
+            return False
+        return None
 
     def as_dict(self) -> dict:
         """``$defs/action_value`` of the schema; a figure no order gave (every
         search stopped by a limit) is null, never NaN or infinity (not JSON)."""
         d = {"action": str(self.action)}
         if self.win_rate is None:
-            d.update(score=self.score, won=self.won, exact=self.exact)
+            d.update(score=self.score, won=self.won, exact=self.exact, score_lo=self.lo, score_hi=self.hi)
         else:
             d.update(win_rate=_figure(self.win_rate, 6), win_ci95=[_figure(self.win_low, 6), _figure(self.win_high, 6)],
                      mean_score=_figure(self.mean_score, 4),
@@ -198,6 +209,7 @@ class Hint:
     seconds: float = 0.0
     cache_hits: int = 0
     table: Optional["TablePosition"] = None   # table hints: the position asked about
+    budget: float = 0.0         # exact hints: the time budget in seconds (0: until exact)
 
     @property
     def best(self):
@@ -236,17 +248,28 @@ def _check_playing(state: State) -> None:
 
 
 def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
-               cache: Optional[SolveCache] = None, engine: Optional[str] = None) -> Hint:
+               cache: Optional[SolveCache] = None, engine: Optional[str] = None,
+               budget: float = 0.0, workers: Optional[int] = None, progress=None) -> Hint:
     """Every legal action of ``state`` with its exact optimal score, best first.
 
     Ties keep the order of :meth:`State.legal_actions` (deterministic).  The
     plan is the best action followed by the rest of the room along an optimal
     line from there.
+
+    ``budget`` > 0 (seconds) answers within that time instead, on ``workers``
+    processes (:mod:`solver.budget`): what is not finished carries proven
+    bounds, never a guess.  ``budget`` 0 solves until every score is exact.
     """
     import time
     from .search import solve
 
     _check_playing(state)
+    if budget and budget > 0:
+        if max_nodes is not None or timeout is not None:
+            raise InputError("a time budget and --max-nodes/--timeout are two ways to stop: give one")
+        if (engine or default_engine()) != "core":
+            raise InputError("a time budget needs the compiled core (SCOUNDREL_PURE is set): use a budget of 0")
+        return _budget_hint(state, budget, tt_mb=tt_mb, cache=cache, workers=workers, progress=progress)
     t0 = time.perf_counter()
     valuer = _Valuer(state.rules, tt_mb, max_nodes, timeout, cache, engine)
     hits0 = valuer.cache.hits
@@ -254,7 +277,12 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
     for action in state.legal_actions():
         child = state.play(action)
         children.append(child)
-        values.append(ActionValue(action, valuer.value(child), exact=True))
+        stopped = valuer.stopped
+        score = valuer.value(child)
+        if valuer.stopped == stopped:     # proven
+            values.append(ActionValue(action, score, exact=True, lo=score, hi=score))
+        else:                             # a limit stopped it: the best line found is a lower bound
+            values.append(ActionValue(action, score, exact=True, lo=score))
     exact = valuer.exact
     if not exact:
         values = [replace(v, exact=False) for v in values]
@@ -277,6 +305,53 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
 
 def _key(score) -> int:
     return -10**9 if score is None else score
+
+
+_VERDICT_RANK = {True: 2, None: 1, False: 0}
+
+
+def _budget_hint(state: State, budget: float, *, tt_mb: int, cache, workers, progress) -> Hint:
+    """:func:`exact_hint` within ``budget`` seconds (see :mod:`solver.budget`).
+
+    Ranked by proven facts only: a proven win before an unproven verdict
+    before a proven loss, then by the proven lower bound, then the upper
+    bound, then the order of actions.  Once every score is exact this is the
+    ranking of the unbounded hint, and so is the plan when its line is proven
+    in the time left (else the plan is the best action alone).
+    """
+    import time
+    from . import budget as bud
+    from .search import solve
+
+    t0 = time.perf_counter()
+    cache = CACHE if cache is None else cache
+    actions = state.legal_actions()
+    children = [state.play(a) for a in actions]
+    figures, nodes, tasks = bud.solve_actions(children, budget, tt_mb=tt_mb, cache=cache, progress=progress,
+                                              workers=bud.workers_default() if workers is None else workers)
+    values = [ActionValue(a, f.lo if f.exact else None, exact=f.exact, lo=f.lo, hi=f.hi)
+              for a, f in zip(actions, figures)]
+    order = sorted(range(len(values)), key=lambda i: (-_VERDICT_RANK[figures[i].verdict], -figures[i].lo,
+                                                     -figures[i].hi, i))
+    ranked = tuple(values[i] for i in order)
+    exact = all(f.exact for f in figures)
+    plan = [ranked[0].action]
+    child = children[order[0]]
+    left = budget - (time.perf_counter() - t0)
+    solves = tasks
+    if ranked[0].exact and not child.finished and child.rooms_done == state.rooms_done and left > bud.MIN_SLICE:
+        res = solve(state=child, tt_mb=tt_mb, timeout=left)
+        nodes += res.nodes
+        solves += 1
+        if res.exact:
+            if res.score != ranked[0].score:
+                raise AssertionError(f"hint inconsistency: {ranked[0].action} scores {ranked[0].score}, "
+                                     f"its line {res.score}")
+            if res.line:
+                plan.extend(res.line[0])
+    return Hint("exact", state, ranked, tuple(plan), exact=exact, nodes=nodes, solves=solves,
+                seconds=time.perf_counter() - t0, cache_hits=sum(f.from_cache for f in figures),
+                budget=budget)
 
 
 # ------------------------------------------------------------ table position

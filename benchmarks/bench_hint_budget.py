@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Latency of the exact hint within its time budget (``hint --time``), and how much it proves.
+
+Random mid-game positions (a fixed seed): a random numbered deal played by a
+random player who never loses on the spot, stopped after a random number of
+moves (0 .. the end of the game, so early rooms, the slow ones, are in).  Each
+hint runs cold, as a fresh ``scoundrel-solve hint`` call: the position cache,
+the kept search tables and the worker pool are dropped first (the pool's
+start is counted, the interpreter's is not).
+
+Per mode: median, p95 and max wall time; the share of actions whose verdict
+(does it keep the win?) and whose exact score were proven.  For the first
+``--exact-subset`` positions the unbounded hint (``--time 0``) is run too,
+side by side, and every figure the budgeted hint proved is checked against it.
+
+    python benchmarks/bench_hint_budget.py --positions 50 --exact-subset 5
+    python benchmarks/bench_hint_budget.py --modes coop --positions 200 --time 2 --out results/budget-coop.jsonl
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import scoundrel_solver.budget as budget  # noqa: E402
+import scoundrel_solver.hints as hints  # noqa: E402
+from scoundrel_solver import Rules, State, deal  # noqa: E402
+
+
+def random_position(rnd: random.Random, rules: Rules):
+    """(seed, moves, state) with the game not over."""
+    while True:
+        seed = rnd.randrange(1, 2**32)
+        state = State.new(deal(seed, rules), rules)
+        stop = rnd.randrange(0, 3 * 18 if rules.coop else 3 * 15)
+        for _ in range(stop):
+            alive = [a for a in state.legal_actions() if not state.play(a).finished]
+            if not alive:
+                break
+            state = state.play(rnd.choice(alive))
+        if not state.finished:
+            return seed, stop, state
+
+
+def cold():
+    hints.CACHE.clear()
+    hints._SEARCHERS.clear()
+    budget._close_pool()
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--modes", default="solo,coop")
+    ap.add_argument("--positions", type=int, default=50)
+    ap.add_argument("--time", type=float, default=budget.DEFAULT_TIME)
+    ap.add_argument("--workers", type=int, default=budget.DEFAULT_WORKERS)
+    ap.add_argument("--exact-subset", type=int, default=5, help="positions also solved with --time 0")
+    ap.add_argument("--rng-seed", type=int, default=2025)
+    ap.add_argument("--out", type=Path, default=None, help="one JSON line per position")
+    args = ap.parse_args(argv)
+    out = args.out.open("w") if args.out else None
+    for mode in args.modes.split(","):
+        rules = Rules(mode=mode)
+        rnd = random.Random(f"{args.rng_seed}-{mode}")
+        walls, acts, verdicts, exacts, zero = [], 0, 0, 0, []
+        for k in range(args.positions):
+            seed, moves, state = random_position(rnd, rules)
+            cold()
+            t0 = time.perf_counter()
+            h = hints.exact_hint(state, budget=args.time, workers=args.workers)
+            wall = time.perf_counter() - t0
+            walls.append(wall)
+            n = len(h.actions)
+            v = sum(a.won is not None for a in h.actions)
+            e = sum(a.exact for a in h.actions)
+            acts, verdicts, exacts = acts + n, verdicts + v, exacts + e
+            row = {"mode": mode, "seed": seed, "moves": moves, "room": state.rooms_done + 1, "actions": n,
+                   "verdicts": v, "exact": e, "seconds": round(wall, 4)}
+            if k < args.exact_subset:
+                cold()
+                t1 = time.perf_counter()
+                h0 = hints.exact_hint(state)
+                row["seconds_time0"] = round(time.perf_counter() - t1, 4)
+                truth = {str(a.action): a.score for a in h0.actions}
+                for a in h.actions:
+                    t = truth[str(a.action)]
+                    assert a.lo <= t <= a.hi and (not a.exact or a.score == t), (seed, moves, str(a.action))
+                    assert a.won is None or a.won == (t > 0)
+                if h.exact:
+                    assert [str(a.action) for a in h.actions] == [str(a.action) for a in h0.actions]
+                zero.append((wall, row["seconds_time0"]))
+            if out:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            print(json.dumps(row), file=sys.stderr)
+        print(f"{mode}: {len(walls)} positions at --time {args.time:g} ({args.workers} workers): "
+              f"median {statistics.median(walls):.2f} s, p95 {pct(walls, 0.95):.2f} s, max {max(walls):.2f} s; "
+              f"verdicts proven {100 * verdicts / acts:.1f} %, exact scores proven {100 * exacts / acts:.1f} % "
+              f"of {acts} actions")
+        if zero:
+            print(f"  --time 0 on the first {len(zero)}: median {statistics.median(z for _, z in zero):.2f} s, "
+                  f"max {max(z for _, z in zero):.2f} s (budgeted: median {statistics.median(w for w, _ in zero):.2f} s, "
+                  f"max {max(w for w, _ in zero):.2f} s); every proven figure agrees")
+    cold()
+
+
+if __name__ == "__main__":
+    main()
