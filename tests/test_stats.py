@@ -178,7 +178,7 @@ def test_stats_run_writes_one_line_per_deal_and_resume_redoes_nothing(core, tmp_
 
 def test_stats_text_flags_unproven_deals(core):
     text = run("--seeds", "1-3", "--max-nodes", "1").stdout
-    assert "Not exact  3 deal(s) not proven" in text and "seed 1: nodes limit" in text
+    assert "Not exact  3 deals not proven" in text and "seed 1: nodes limit" in text
     assert "Winnable   no deal solved exactly" in text
 
 
