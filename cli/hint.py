@@ -190,7 +190,7 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
         position = _table_position(ctx, game, table)
         if isinstance(position, State):   # the file gives the dungeon in order
             if not hide_order:
-                hint = _exact(position, budget, max_nodes, timeout, tt_mb)
+                hint = exact_hint_within(position, budget, max_nodes, timeout, tt_mb)
                 _show(hint, None, as_json, pretty, None)
                 return
             position = TablePosition.from_state(position)
@@ -217,12 +217,13 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
                           tt_mb=min(tt_mb, 256))
         _show(hint, chosen, as_json, pretty, position, moves=len(flat))
         return
-    hint = _exact(state, budget, max_nodes, timeout, tt_mb)
+    hint = exact_hint_within(state, budget, max_nodes, timeout, tt_mb)
     _show(hint, chosen, as_json, pretty, None, moves=len(flat))
 
 
-def _exact(state, budget, max_nodes, timeout, tt_mb) -> Hint:
-    """The exact hint within ``--time`` (a progress line on a terminal's stderr while it waits)."""
+def exact_hint_within(state, budget, max_nodes, timeout, tt_mb) -> Hint:
+    """The exact hint within ``--time`` (a progress line on a terminal's stderr while it waits);
+    ``hint`` and ``play`` both ask it here, so they answer alike."""
     budget = hint_budget(budget, max_nodes, timeout)
     if budget == 0:
         return exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)

@@ -16,13 +16,14 @@ from typing import Callable, Optional
 import click
 
 from scoundrel_solver import AVOID, Avoid, IllegalMove, InputError, State, format_line, parse_line, replay, solve
-from scoundrel_solver.hints import DEFAULT_RNG_SEED, TablePosition, exact_hint, known_bottom_of_line, table_hint
+from scoundrel_solver.hints import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line, table_hint
 
 from . import render
-from .options import Game, GameOptions, game_options, pretty_option, search_options, usage_error
+from .hint import exact_hint_within
+from .options import Game, GameOptions, game_options, pretty_option, hint_budget, search_options, time_option, usage_error
 
 EXIT_INTERRUPTED = 130
-TABLE_SAMPLES = 50          # a table hint at the start of a solo deal: about 6 s
+TABLE_SAMPLES = DEFAULT_SAMPLES   # as `hint`: the same position gets the same figures
 MAX_TABLE_SAMPLES = 100_000
 TABLE_TT_MB = 256           # as the hint command: table hints need no bigger table
 
@@ -38,9 +39,10 @@ is printed, ready for 'scoundrel-solve replay'.
 \b
 At the prompt:
   5D  QSw  4Sb  TD>  avoid   moves (several at once: 5D 5C 4H)
-  hint                       exact hint: every action and its optimal score
+  hint                       exact hint: every action and its optimal score,
+                             within --time seconds (as the hint command)
   hint table [N]             what a player who cannot see the order should do
-                             (N random orders, default 50)
+                             (N random orders, default {samples})
   undo [N]                   take back the last move (or N moves); also
                              offered after a fatal move, before the game ends
   moves                      the line so far
@@ -78,12 +80,13 @@ class Session:
     """
 
     def __init__(self, game: Game, echo: Callable[[str], None], pretty: bool = False,
-                 max_nodes=None, timeout=None, tt_mb: int = 256, title: Optional[str] = None):
+                 max_nodes=None, timeout=None, tt_mb: int = 256, title: Optional[str] = None, budget=None):
         self.game = game
         self.echo = echo
         self.pretty = pretty
         self.search = dict(max_nodes=max_nodes, timeout=timeout)
         self.tt_mb = tt_mb
+        self.budget = budget            # --time of the exact hints, as `hint` takes it
         self.title = title or render.deal_title(game)
         self.states = [game.start()]
         self.actions = []
@@ -267,7 +270,8 @@ class Session:
                 self.table_hints += 1
                 face_down = render.hint_position(state, self.pretty, position)[-1]
             else:
-                hint = exact_hint(state, tt_mb=self.tt_mb, **self.search)
+                hint = exact_hint_within(state, self.budget, self.search.get("max_nodes"),
+                                         self.search.get("timeout"), self.tt_mb)
                 self.exact_hints += 1
                 face_down = None
         except KeyboardInterrupt:
@@ -403,14 +407,15 @@ def _daily_game(game: GameOptions, date: Optional[datetime.date]):
     return chosen, title
 
 
-@click.command("play", help=PLAY_HELP)
+@click.command("play", help=PLAY_HELP.replace("{samples}", str(TABLE_SAMPLES)))
 @game_options
 @click.option("--daily", is_flag=True, help="Play today's daily challenge (today in UTC, or --date).")
 @click.option("--date", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, metavar="YYYY-MM-DD",
               help="With --daily: the challenge of that day.")
 @pretty_option
+@time_option
 @search_options
-def play_command(game: GameOptions, daily, date, pretty, max_nodes, timeout, tt_mb):
+def play_command(game: GameOptions, daily, date, pretty, budget, max_nodes, timeout, tt_mb):
     if date is not None and not daily:
         raise usage_error("--date goes with --daily")
     if daily:
@@ -419,8 +424,9 @@ def play_command(game: GameOptions, daily, date, pretty, max_nodes, timeout, tt_
         chosen, title = _daily_game(game, date.date() if date is not None else None)
     else:
         chosen, title = game.game(), None
+    hint_budget(budget, max_nodes, timeout)      # --time with --max-nodes: refused before the game starts
     session = Session(chosen, click.echo, pretty=pretty, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
-                      title=title)
+                      title=title, budget=budget)
     terminal = Terminal()
     session.start()
     try:

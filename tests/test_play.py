@@ -159,7 +159,7 @@ def test_hint_table_after_an_avoid_knows_the_bottom_cards():
 def test_hint_interrupted_by_ctrl_c_keeps_the_game(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(play_module, "exact_hint", interrupted)
+    monkeypatch.setattr(play_module, "exact_hint_within", interrupted)
     out = play("--seed", "42", input=lines("hint", "3H", "moves", "q")).stdout
     assert "hint interrupted; the game goes on\n" in out
     assert "Line so far: 3H\n" in out
@@ -283,3 +283,22 @@ def test_counts_are_singular_and_plural_and_negative_numbers_use_one_minus_sign(
     assert render.signed(-14) == "−14" and render.signed("-272.0") == "−272.0" and render.signed(3) == "3"
     assert render.signed_words("Game over: lost, score -43\nHero: health -5, no weapon") == \
         "Game over: lost, score −43\nHero: health −5, no weapon"
+
+
+def test_play_hints_as_the_hint_command_does(monkeypatch):
+    """play's exact hint is the hint command's (one function, the same --time budget), and
+    its table hint the same number of orders by default."""
+    from scoundrel_solver.hints import DEFAULT_SAMPLES
+    seen = []
+    real = play_module.exact_hint_within
+
+    def spy(state, budget, max_nodes, timeout, tt_mb):
+        seen.append((budget, max_nodes, timeout))
+        return real(state, budget, max_nodes, timeout, tt_mb)
+    monkeypatch.setattr(play_module, "exact_hint_within", spy)
+    play("--seed", "42", "--time", "0", input=lines("hint", "q"))
+    play("--seed", "42", input=lines("hint", "q"))
+    assert seen == [(0.0, None, None), (None, None, None)]
+    assert play_module.TABLE_SAMPLES == DEFAULT_SAMPLES
+    bad = play("--seed", "42", "--time", "2", "--max-nodes", "10", input=lines("q"), code=2)
+    assert bad.stderr.startswith("error: --time and --max-nodes") and bad.stdout == ""
