@@ -192,3 +192,61 @@ def test_achievable_never_exceeds_clairvoyant_and_the_policy_realises_it(rules, 
     # every action's value is at most the best, and the best is attained
     values = [v for _, v in belief.action_values(pos)]
     assert max(values) == value
+
+
+# ------------------------------------------------------------ the fast search
+
+from scoundrel_solver.beliefsearch import BeliefSearch, BudgetExceeded  # noqa: E402
+
+
+@pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES, ids=lambda r: f"{r.mode}-{r.flee}-{r.durability}")
+@settings(max_examples=12, **SETTINGS)
+@given(data=st.data())
+def test_fast_search_equals_the_reference(rules, data):
+    """Every action's value, exactly (the same rationals), and so the same ranking and
+    the same tie rule, on random mid-room positions with known bottoms."""
+    pos = data.draw(table_positions(rules, max_cards=10))
+    if pos is None:
+        return
+    reference = BeliefReference(rules, exact_score)
+    fast = BeliefSearch(rules)
+    assert fast.action_values(pos) == reference.action_values(pos), pos
+    assert fast.value(pos) == reference.value(pos)
+    assert fast.best_action(pos) == reference.best_action(pos)
+
+
+def test_fast_search_on_the_hidden_order_example():
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    fast = BeliefSearch(rules)
+    assert fast.action_values(pos) == BeliefReference(rules, exact_score).action_values(pos)
+    assert fast.value(pos) < clairvoyant(pos)
+
+
+def test_budget_stops_the_search_and_says_so():
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    with pytest.raises(BudgetExceeded):
+        BeliefSearch(rules, max_beliefs=50).value(pos)
+    # a budget large enough completes, with the exact value
+    assert BeliefSearch(rules, max_beliefs=10**6).value(pos) == BeliefReference(rules, exact_score).value(pos)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(flee="easy"), Rules(mode="coop")], ids=str)
+def test_depth_limited_is_between_achievable_and_clairvoyant(rules):
+    """horizon=h: exact for h deals, clairvoyant (enumerated) below: an upper bound on
+    what a player achieves, at most the clairvoyant figure, falling as h grows."""
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC 5S", health=5)
+    exact = BeliefSearch(rules).value(pos)
+    bound = clairvoyant(pos)
+    previous = None
+    for h in (0, 1, 2):
+        v = BeliefSearch(rules, horizon=h).value(pos)
+        assert float(exact[0]) - 1e-9 <= v[0] <= float(bound[0]) + 1e-9
+        assert float(exact[1]) - 1e-9 <= v[1] <= float(bound[1]) + 1e-9
+        if previous is not None:
+            assert v <= (previous[0] + 1e-9, previous[1] + 1e-9)
+        previous = v
+    # deep enough, the depth-limited search is the exact one
+    deep = BeliefSearch(rules, horizon=10).value(pos)
+    assert abs(deep[0] - exact[0]) < 1e-9 and abs(deep[1] - exact[1]) < 1e-9
