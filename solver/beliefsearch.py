@@ -150,8 +150,7 @@ class BeliefSearch:
             self.beliefs += 1
             if self._stop_at is not None and self.beliefs > self._stop_at:
                 raise BudgetExceeded(f"more than {self.max_beliefs:,} beliefs")
-            if self._deadline is not None and (self.beliefs & 63) == 0 and time.perf_counter() > self._deadline:
-                raise BudgetExceeded(f"over {self.timeout:g} s")
+            self._check_time()
             best = None
             for a in state.legal_actions():
                 v = self._action(state, n, a, deals)
@@ -160,6 +159,10 @@ class BeliefSearch:
             v = best
         memo[key] = v
         return v
+
+    def _check_time(self) -> None:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise BudgetExceeded(f"over {self.timeout:g} s")
 
     def _leaf(self, state: State) -> tuple:
         """A position of perfect information: its exact (win, score)."""
@@ -220,6 +223,7 @@ class BeliefSearch:
         """The clairvoyant value of a belief, scaled by ``n!`` (floats)."""
         from .hints import _multiset_permutations
         self.horizon_leaves += 1
+        self._check_time()
         unseen, below = state.dungeon[:n], state.dungeon[n:]
         by_class = {}
         for c in unseen:

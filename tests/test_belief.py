@@ -250,3 +250,70 @@ def test_depth_limited_is_between_achievable_and_clairvoyant(rules):
     # deep enough, the depth-limited search is the exact one
     deep = BeliefSearch(rules, horizon=10).value(pos)
     assert abs(deep[0] - exact[0]) < 1e-9 and abs(deep[1] - exact[1]) < 1e-9
+
+
+# ------------------------------------------------------------ the table hint
+
+from scoundrel_solver.hints import table_hint  # noqa: E402
+
+
+def test_table_hint_gives_the_achievable_value_and_the_clairvoyant_bound():
+    """kind "belief", exact: every action's win_chance/mean_score is the reference's
+    belief value; the clairvoyant figures are today's; the recommended action, played
+    over every order, realises the claimed figures."""
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    hint = table_hint(pos)
+    assert hint.kind == "belief" and hint.exact and hint.achievable == "exact" and hint.depth is None
+    reference = BeliefReference(rules, exact_score)
+    want = {str(a): v for a, v in reference.action_values(pos)}
+    for av in hint.actions:
+        assert (av.win_chance, av.mean_score) == want[str(av.action)] and av.exact
+        clair = [Fraction(0), Fraction(0)]
+        for order in distinct_orders(pos.unseen):
+            s = exact_score(pos.state(order).play(av.action))
+            clair[0] += s > 0
+            clair[1] += s
+        n = len(list(distinct_orders(pos.unseen)))
+        assert av.clairvoyant_win_chance == pytest.approx(float(clair[0] / n))
+        assert av.clairvoyant_mean_score == pytest.approx(float(clair[1] / n))
+        assert av.win_chance <= clair[0] / n and av.mean_score <= clair[1] / n
+    assert hint.best == reference.best_action(pos)
+    assert play_policy(reference, pos) == (hint.actions[0].win_chance, hint.actions[0].mean_score)
+    # somewhere the hidden order costs something: achievable below clairvoyant
+    assert any(a.mean_score < a.clairvoyant_mean_score - 1e-9 for a in hint.actions)
+
+
+def test_table_hint_falls_back_to_a_depth_limited_upper_bound():
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    hint = table_hint(pos, max_beliefs=50)        # too few for the exact search (1,655)
+    assert hint.kind == "belief" and not hint.exact and hint.achievable == "upper_bound" and hint.depth == 0
+    exact = dict((str(a), v) for a, v in BeliefReference(rules, exact_score).action_values(pos))
+    for av in hint.actions:
+        assert not av.exact
+        w, m = exact[str(av.action)]
+        assert float(w) - 1e-9 <= av.win_chance <= av.clairvoyant_win_chance + 1e-9
+        assert float(m) - 1e-9 <= av.mean_score <= av.clairvoyant_mean_score + 1e-9
+    d = hint.as_dict()
+    assert d["achievable"] == "upper_bound" and d["depth"] == 0 and d["exact"] is False
+
+
+def test_table_hint_without_a_belief_figure_claims_none():
+    pos = custom(Rules(), "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    hint = table_hint(pos, max_beliefs=1)
+    assert hint.achievable == "none" and not hint.exact
+    assert all(a.win_chance is None and a.mean_score is None for a in hint.actions)
+    assert all(a.clairvoyant_win_chance is not None for a in hint.actions)
+
+
+def test_cli_table_hint_names_both_figures():
+    import json as _json
+    from clitools import invoke
+    args = ["hint", "--room", "2H 2C 3C 8D", "--unseen", "AS KS 9H 4D QC", "--health", "5"]
+    out = _json.loads(invoke(args + ["--json"], 0).stdout)
+    assert out["kind"] == "belief" and out["exact"] is True and out["achievable"] == "exact"
+    first = out["actions"][0]
+    assert set(first) >= {"win_chance", "mean_score", "clairvoyant_win_chance", "clairvoyant_mean_score"}
+    text = invoke(args, 0).stdout
+    assert "a player who cannot see the order: win" in text and "seeing the order (clairvoyant bound)" in text
