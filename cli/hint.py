@@ -6,7 +6,7 @@ import json
 import click
 
 from scoundrel_solver import PositionError, State, jsonform, parse_cards, parse_line, replay
-from scoundrel_solver.hints import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
+from scoundrel_solver.hints import (DEFAULT_BELIEF_SECONDS, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
                                     known_bottom_of_line, make_table_position, position_from_json, table_hint)
 from scoundrel_solver.notation import resolved_line
 
@@ -33,10 +33,12 @@ Real table (the order of the face-down cards is unknown):
   scoundrel-solve hint --mode coop --room "5S 9D 2H" --health 14,18 --leader 2 \\
       --weapon none,4D --unseen "..."
   scoundrel-solve hint --position pos.json     (the JSON of docs/json.md)
-Actions are ranked by win chance, then mean score, over orders of the unseen
-cards, each order solved exactly (the same orders for every action).  When
-the distinct orders are few they are all solved and the figures are exact;
-otherwise --samples random orders drawn with --rng-seed, with 95% intervals.
+Each action gets two figures.  Achievable: the win chance and mean score of
+the best play for a player who cannot see the order (a belief search; exact
+when it finishes within --belief-seconds, else an upper bound from a search
+that treats later deals as if seen, else not given).  Clairvoyant bound: each
+order solved as if it were known (all distinct orders when few, else
+--samples random orders drawn with --rng-seed, with 95% intervals).
 Cards of the room are in row order (a carried card first).  Give the cards
 already gone (discarded, slain, drunk; the equipped weapon may be listed or
 not) with --gone, or the face-down cards with --unseen; cards known to lie
@@ -155,6 +157,8 @@ def _table_options(f):
                           "dungeon an exact hint, with unseen cards a real-table one; see docs/json.md."),
         click.option("--samples", type=WholeNumber(1, MAX_SAMPLES), default=DEFAULT_SAMPLES,
                      show_default=True, help="Real table: random orders to solve when they cannot all be."),
+        click.option("--belief-seconds", type=click.FloatRange(0, 3600), default=DEFAULT_BELIEF_SECONDS,
+                     show_default=True, help="Real table: time for each belief-search attempt (0: none)."),
         click.option("--rng-seed", type=WholeNumber(0, MAX_RNG_SEED), default=DEFAULT_RNG_SEED, show_default=True,
                      help="Real table: seed of the random orders (the same seed, the same hint)."),
     ]
@@ -172,7 +176,7 @@ def _table_options(f):
 @pretty_option
 @search_options
 @click.pass_context
-def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, as_json, pretty, max_nodes,
+def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, belief_seconds, as_json, pretty, max_nodes,
                  timeout, tt_mb, **table):
     real_table = table["room"] is not None or table["position"] is not None
     if real_table:
@@ -193,7 +197,7 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
             raise usage_error("--table hides the order of the dungeon, and this position file gives none "
                               "(it has unseen cards, not a dungeon)")
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256))
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds)
         _show(hint, None, as_json, pretty, position)
         return
     set_flags = [k for k in TABLE_FLAGS if typed(ctx, k)]
@@ -209,7 +213,7 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
     if hide_order:
         position = TablePosition.from_state(state, known_bottom_of_line(start, flat))
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256))
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds)
         _show(hint, chosen, as_json, pretty, position, moves=len(flat))
         return
     hint = exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)

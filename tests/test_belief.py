@@ -317,3 +317,12 @@ def test_cli_table_hint_names_both_figures():
     assert set(first) >= {"win_chance", "mean_score", "clairvoyant_win_chance", "clairvoyant_mean_score"}
     text = invoke(args, 0).stdout
     assert "a player who cannot see the order: win" in text and "seeing the order (clairvoyant bound)" in text
+
+
+def test_cli_belief_seconds_zero_claims_no_achievable_figure():
+    import json as _json
+    from clitools import invoke
+    out = _json.loads(invoke(["hint", "--room", "2H 2C 3C 8D", "--unseen", "AS KS 9H 4D QC", "--health", "5",
+                              "--belief-seconds", "0", "--json"], 0).stdout)
+    assert out["achievable"] == "none" and out["exact"] is False
+    assert all(a["win_chance"] is None and a["clairvoyant_win_chance"] is not None for a in out["actions"])
