@@ -6,7 +6,7 @@ import json
 import click
 
 from scoundrel_solver import PositionError, State, jsonform, parse_cards, parse_line, replay
-from scoundrel_solver.hints import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
+from scoundrel_solver.hints import (DEFAULT_BELIEF_SECONDS, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
                                     known_bottom_of_line, make_table_position, position_from_json, table_hint)
 from scoundrel_solver.notation import resolved_line
 from scoundrel_solver.progress import ProgressLine
@@ -37,10 +37,12 @@ Real table (the order of the face-down cards is unknown):
   scoundrel-solve hint --mode coop --room "5S 9D 2H" --health 14,18 --leader 2 \\
       --weapon none,4D --unseen "KC 3S 7H 2C JS 8H"
   scoundrel-solve hint --position pos.json       (pos.json: as in docs/hints.md; docs/json.md)
-Actions are ranked by win chance, then mean score, over orders of the unseen
-cards, each order solved exactly (the same orders for every action).  When
-the distinct orders are few they are all solved and the figures are exact;
-otherwise --samples random orders drawn with --rng-seed, with 95% intervals.
+Each action gets two figures.  Achievable: the win chance and mean score of
+the best play for a player who cannot see the order (a belief search; exact
+when it finishes within --belief-seconds, else an upper bound from a search
+that treats later deals as if seen, else not given).  Clairvoyant bound: each
+order solved as if it were known (all distinct orders when few, else
+--samples random orders drawn with --rng-seed, with 95% intervals).
 Cards of the room are in row order (a carried card first).  Give the cards
 already gone (discarded, slain, drunk; the equipped weapon may be listed or
 not) with --gone, or the face-down cards with --unseen; cards known to lie
@@ -159,6 +161,8 @@ def _table_options(f):
                           "dungeon an exact hint, with unseen cards a real-table one; see docs/json.md."),
         click.option("--samples", type=WholeNumber(1, MAX_SAMPLES), default=DEFAULT_SAMPLES,
                      show_default=True, help="Real table: random orders to solve when they cannot all be."),
+        click.option("--belief-seconds", type=click.FloatRange(0, 3600), default=DEFAULT_BELIEF_SECONDS,
+                     show_default=True, help="Real table: time for each belief-search attempt (0: none)."),
         click.option("--rng-seed", type=WholeNumber(0, MAX_RNG_SEED), default=DEFAULT_RNG_SEED, show_default=True,
                      help="Real table: seed of the random orders (the same seed, the same hint)."),
     ]
@@ -177,7 +181,8 @@ def _table_options(f):
 @time_option
 @search_options
 @click.pass_context
-def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, as_json, pretty, budget, max_nodes,
+def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, belief_seconds, as_json, pretty,
+                 budget, max_nodes,
                  timeout, tt_mb, **table):
     real_table = table["room"] is not None or table["position"] is not None
     if real_table:
@@ -190,6 +195,7 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
         position = _table_position(ctx, game, table)
         if isinstance(position, State):   # the file gives the dungeon in order
             if not hide_order:
+                _one_budget(ctx, table=False)
                 hint = exact_hint_within(position, budget, max_nodes, timeout, tt_mb)
                 _show(hint, None, as_json, pretty, None)
                 return
@@ -197,8 +203,9 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
         elif hide_order:
             raise usage_error("--table hides the order of the dungeon, and this position file gives none "
                               "(it has unseen cards, not a dungeon)")
+        _one_budget(ctx, table=True)
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256))
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds)
         _show(hint, None, as_json, pretty, position)
         return
     set_flags = [k for k in TABLE_FLAGS if typed(ctx, k)]
@@ -213,12 +220,24 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, a
     flat = [a for room in resolved_line(start, rooms) for a in room]
     if hide_order:
         position = TablePosition.from_state(state, known_bottom_of_line(start, flat))
+        _one_budget(ctx, table=True)
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256))
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds)
         _show(hint, chosen, as_json, pretty, position, moves=len(flat))
         return
+    _one_budget(ctx, table=False)
     hint = exact_hint_within(state, budget, max_nodes, timeout, tt_mb)
     _show(hint, chosen, as_json, pretty, None, moves=len(flat))
+
+
+def _one_budget(ctx, table: bool) -> None:
+    """Each kind of hint has its own budget: refuse the other one rather than take it silently."""
+    if table and typed(ctx, "budget"):
+        raise usage_error("--time is the budget of an exact hint; a real-table hint's belief search "
+                          "takes --belief-seconds")
+    if not table and typed(ctx, "belief_seconds"):
+        raise usage_error("--belief-seconds is for a real-table hint (--room, --position with unseen "
+                          "cards, or --table); an exact hint takes --time")
 
 
 def exact_hint_within(state, budget, max_nodes, timeout, tt_mb) -> Hint:

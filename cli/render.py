@@ -6,6 +6,7 @@ what these return.
 from __future__ import annotations
 
 import dataclasses
+import math
 import json
 
 from scoundrel_solver import Avoid, Result, State, Take
@@ -285,30 +286,76 @@ def hint_lines(hint, pretty: bool = False) -> list:
         else:
             out.append("No action wins: the position is lost whatever you do; the best loses least.")
     else:
-        if hint.kind == "enumerated":
-            out.append(f"Real-table hint, exact: all {count(hint.orders, 'distinct order')} of the "
-                       f"{count(hint.unseen, 'unseen card')} solved.")
-        else:
-            out.append(f"Real-table hint, estimated: {count(hint.orders, 'random order')} of the "
-                       f"{count(hint.unseen, 'unseen card')} solved (rng-seed {hint.rng_seed}); 95% intervals.")
-        if not hint.exact and hint.kind == "enumerated":
-            out.append("NOT PROVEN: a search limit was reached on some orders.")
-        out.append("Each order is solved as if it were known; a player who cannot see it "
-                   "may do worse than these figures.")
-        best = hint.actions[0]
-        out.append(f"Best: {action_text(best.action, pretty)}")
-        out.append("")
-        width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
-        ci = hint.kind == "sampled"
-        out.append(f"  {'action':<{width}}  {'win chance':<{24 if ci else 10}}  mean score")
-        for a in hint.actions:
-            win = f"{100 * a.win_rate:5.1f}%"
-            mean = signed(f"{a.mean_score:.1f}").rjust(6)
-            if ci:
-                win += f" ({100 * a.win_low:.1f} to {100 * a.win_high:.1f})"
-                mean += f" ({signed(f'{a.mean_low:.1f}')} to {signed(f'{a.mean_high:.1f}')})"
-            out.append(f"  {action_text(a.action, pretty):<{width}}  {win:<{24 if ci else 10}}  {mean}")
+        out.extend(_table_hint_lines(hint, pretty))
     out.append("")
     out.append(f"Solved {count(hint.solves, 'position')} ({count(hint.nodes, 'node')}) in {hint.seconds:.3f} s"
                + (f"; {hint.cache_hits:,} from the cache" if hint.cache_hits else "") + ".")
+    return out
+
+
+def _pct(x) -> str:
+    return "    ?" if x is None else f"{100 * float(x):5.1f}%"
+
+
+def _num(x) -> str:
+    return "     ?" if x is None else signed_words(f"{float(x):6.1f}")
+
+
+def _table_hint_lines(hint, pretty: bool) -> list:
+    """A real-table hint: the achievable figure (belief search) and the clairvoyant
+    bound, each named for what it is; never a clairvoyant figure called exact."""
+    out = []
+    if hint.achievable == "exact":
+        out.append(f"Real-table hint: exact for a player who cannot see the order of the "
+                   f"{count(hint.unseen, 'unseen card')} (belief search, {hint.beliefs:,} beliefs).")
+    elif hint.achievable == "upper_bound":
+        est = ", estimated from sampled orders" if hint.sampled_leaves else ""
+        out.append(f"Real-table hint: the belief search was too big to finish, so it looked "
+                   f"{count(hint.depth, 'deal')} ahead and valued what follows as if the order were seen: "
+                   f"the first figure is an UPPER BOUND on what a player who cannot see the order achieves{est}.")
+    else:
+        out.append("Real-table hint: the belief search was too big for its budget; only the clairvoyant "
+                   "bound is given (a player who cannot see the order may do worse).")
+    if hint.clairvoyant == "enumerated":
+        out.append(f"Clairvoyant bound: all {count(hint.orders, 'distinct order')} of the "
+                   f"{count(hint.unseen, 'unseen card')} "
+                   f"solved as if seen.")
+    else:
+        out.append(f"Clairvoyant bound: {count(hint.orders, 'random order')} of the "
+                   f"{count(hint.unseen, 'unseen card')} solved "
+                   f"as if seen (rng-seed {hint.rng_seed}); 95% intervals.")
+    if not hint.clairvoyant_proven:
+        out.append("NOT PROVEN: a search limit was reached on some orders.")
+    best = hint.actions[0]
+    line = f"Best: {action_text(best.action, pretty)}"
+    if best.win_chance is not None:
+        who = "a player who cannot see the order" if hint.achievable == "exact" else \
+            "at most, for a player who cannot see the order"
+        line += f" ({who}: win {100 * float(best.win_chance):.0f} %, mean {signed(f'{float(best.mean_score):.1f}')}"
+        line += f"; seeing the order (clairvoyant bound): win {100 * best.clairvoyant_win_chance:.0f} %)"
+    out.append(line)
+    out.append("")
+    width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
+    ci = hint.clairvoyant == "sampled"
+    head = "achievable" if hint.achievable == "exact" else "upper bound" if hint.achievable == "upper_bound" else ""
+    cw = 22 if ci else 7
+    if head:
+        out.append(f"  {'':<{width}}  {head + ' (order unseen)':<22}  clairvoyant bound (order seen)")
+        out.append(f"  {'action':<{width}}  {'win':<7}  {'mean':<12}  {'win':<{cw}}  mean")
+    else:
+        out.append(f"  {'':<{width}}  clairvoyant bound (order seen)")
+        out.append(f"  {'action':<{width}}  {'win':<{cw}}  mean")
+    for a in hint.actions:
+        cwin = _pct(a.clairvoyant_win_chance)
+        cmean = _num(a.clairvoyant_mean_score)
+        if ci:
+            if a.clairvoyant_win_low is not None:
+                cwin += f" ({100 * a.clairvoyant_win_low:.1f} to {100 * a.clairvoyant_win_high:.1f})"
+            if a.clairvoyant_mean_low is not None and math.isfinite(a.clairvoyant_mean_low):
+                cmean += (f" ({signed(f'{a.clairvoyant_mean_low:.1f}')} to "
+                          f"{signed(f'{a.clairvoyant_mean_high:.1f}')})")
+        row = f"  {action_text(a.action, pretty):<{width}}  "
+        if head:
+            row += f"{_pct(a.win_chance):<7}  {_num(a.mean_score):<12}  "
+        out.append(row + f"{cwin:<{cw}}  {cmean}")
     return out

@@ -5,11 +5,12 @@ Two kinds of hint, and the output always says which one it is:
 * :func:`exact_hint` — a numbered deal or a written-out deck: the order of the
   dungeon is known, so every action gets its exact optimal score.
 * :func:`table_hint` — a real table: the player sees the room, the heroes and
-  what is gone, not the order of the face-down cards.  Each action is rated
-  by its win probability and mean score over orders of the unseen cards,
-  each order solved exactly.  When the distinct orders are few enough they
-  are all enumerated and the figures are exact; otherwise they are sampled
-  with a fixed random seed and carry a 95 % interval.
+  what is gone, not the order of the face-down cards.  Each action gets two
+  figures, named for what they are: the win chance and mean score a player
+  who cannot see the order *achieves* (the belief search, exact when it
+  completes, else a depth-limited upper bound), and the *clairvoyant bound*
+  (the mean over orders of each order's exact optimum, as if the order were
+  seen; enumerated when the orders are few, else sampled with 95 % intervals).
 
 Solved positions are kept in a process-wide LRU cache (lru-dict), so a game
 that asks many hints of one deal (``scoundrel-solve play``) solves each
@@ -195,11 +196,11 @@ def _figure(x, digits: int):
 class Hint:
     """The answer of a hint: every legal action, best first."""
 
-    kind: str                   # "exact" (known order), "enumerated" or "sampled" (real table)
+    kind: str                   # "exact" (known order) or "belief" (real table)
     state: State
     actions: tuple              # of ActionValue, best first
     plan: tuple = ()            # exact hints: the best action and the rest of the room
-    exact: bool = True          # every figure proven (no limit hit; table: all orders enumerated)
+    exact: bool = True          # every figure proven (table: the belief search completed)
     orders: int = 0             # table hints: orders solved
     distinct_orders: Optional[int] = None   # table hints: how many distinct orders exist
     unseen: int = 0             # table hints: cards whose order is unknown
@@ -210,6 +211,13 @@ class Hint:
     cache_hits: int = 0
     table: Optional["TablePosition"] = None   # table hints: the position asked about
     budget: float = 0.0         # exact hints: the time budget in seconds (0: until exact)
+    # table hints ("belief"): what the win_chance/mean_score figures are
+    achievable: Optional[str] = None  # "exact", "upper_bound" (depth-limited) or "none"
+    depth: Optional[int] = None       # deals searched exactly when depth-limited
+    beliefs: int = 0                  # beliefs the belief search expanded
+    clairvoyant: Optional[str] = None  # the clairvoyant figures: "enumerated" or "sampled" orders
+    clairvoyant_proven: bool = True   # no search limit was hit on a clairvoyant order
+    sampled_leaves: bool = False      # depth-limited: some leaf's clairvoyant value was sampled
 
     @property
     def best(self):
@@ -235,8 +243,10 @@ class Hint:
             d["won"] = self.actions[0].won
             d["plan"] = " ".join(str(a) for a in self.plan)
         else:
-            d.update(orders=self.orders, distinct_orders=self.distinct_orders, unseen=self.unseen,
-                     rng_seed=self.rng_seed)
+            d.update(achievable=self.achievable, depth=self.depth, beliefs=self.beliefs,
+                     sampled_leaves=self.sampled_leaves, clairvoyant=self.clairvoyant,
+                     clairvoyant_proven=self.clairvoyant_proven, orders=self.orders,
+                     distinct_orders=self.distinct_orders, unseen=self.unseen, rng_seed=self.rng_seed)
         d.update(nodes=self.nodes, solves=self.solves, seconds=round(self.seconds, 6))
         return d
 
@@ -463,19 +473,73 @@ def _multiset_permutations(items: list):
         a[i + 1:] = reversed(a[i + 1:])
 
 
+@dataclass(frozen=True)
+class TableActionValue:
+    """One legal action at a real table, with its two figures, named for what they are.
+
+    ``win_chance``/``mean_score``: what a player who cannot see the order
+    achieves after the action, by the belief search (:mod:`.beliefsearch`):
+    exact when ``exact``; an upper bound when the search was depth-limited
+    (``Hint.achievable == "upper_bound"``); None when no belief figure could
+    be computed within the budget.  ``clairvoyant_*``: the mean over orders of
+    the unseen cards of each order's exact optimum (a player who sees the
+    order), with its 95 % interval (equal ends when every order was solved).
+    """
+
+    action: object
+    win_chance: Optional[float] = None
+    mean_score: Optional[float] = None
+    exact: bool = False
+    clairvoyant_win_chance: Optional[float] = None
+    clairvoyant_win_low: Optional[float] = None
+    clairvoyant_win_high: Optional[float] = None
+    clairvoyant_mean_score: Optional[float] = None
+    clairvoyant_mean_low: Optional[float] = None
+    clairvoyant_mean_high: Optional[float] = None
+    samples: int = 0
+
+    def as_dict(self) -> dict:
+        """``$defs/table_action_value`` of the schema; missing figures are null."""
+        f = lambda x, d: _figure(None if x is None else float(x), d)  # noqa: E731
+        return {"action": str(self.action), "win_chance": f(self.win_chance, 6),
+                "mean_score": f(self.mean_score, 4), "exact": self.exact,
+                "clairvoyant_win_chance": f(self.clairvoyant_win_chance, 6),
+                "clairvoyant_win_ci95": [f(self.clairvoyant_win_low, 6), f(self.clairvoyant_win_high, 6)],
+                "clairvoyant_mean_score": f(self.clairvoyant_mean_score, 4),
+                "clairvoyant_mean_ci95": [f(self.clairvoyant_mean_low, 4), f(self.clairvoyant_mean_high, 4)]}
+
+
+DEFAULT_BELIEF_SECONDS = 5.0
+
+
 def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_seed: int = DEFAULT_RNG_SEED,
                tt_mb: int = 64, max_nodes=None, timeout=None, cache: Optional[SolveCache] = None,
-               engine: Optional[str] = None, enumerate_limit: int = ENUMERATE_LIMIT) -> Hint:
+               engine: Optional[str] = None, enumerate_limit: int = ENUMERATE_LIMIT,
+               belief_seconds: Optional[float] = DEFAULT_BELIEF_SECONDS, max_beliefs: Optional[int] = None) -> Hint:
     """Rate every legal action when the order of the unseen cards is unknown.
 
-    Each order (all distinct orders when there are at most
-    ``max(samples, enumerate_limit)`` of them, else ``samples`` uniformly
-    random ones drawn with ``rng_seed``) is solved exactly after each action;
-    the same orders serve every action, so differences between actions are
-    not blurred by different draws.  Actions are ranked by win rate, then
-    mean score, then the fixed action order.
+    Two figures per action (:class:`TableActionValue`):
+
+    * **achievable** — the belief search (:class:`.beliefsearch.BeliefSearch`):
+      the best a player who cannot see the order can do after the action.
+      Exact when the search completes within ``belief_seconds`` /
+      ``max_beliefs`` (``achievable == "exact"``); otherwise the search is
+      repeated depth-limited (``depth`` 0: the rest of this room decided
+      without seeing the order, each following deal valued clairvoyantly),
+      which is an **upper bound** (``"upper_bound"``); if that too runs out
+      of budget there is no achievable figure (``"none"``).
+    * **clairvoyant** — each order (all distinct orders when there are at most
+      ``max(samples, enumerate_limit)``, else ``samples`` random ones drawn with
+      ``rng_seed``) solved exactly after the action, as if it were known: what
+      a player who sees the order gets, an upper bound on the achievable one.
+      The same orders serve every action.
+
+    Actions are ranked by the achievable figure (win chance, then mean score)
+    when there is one, else by the clairvoyant figure, then by the fixed order
+    of legal actions.
     """
     import time
+    from .beliefsearch import BeliefSearch, BudgetExceeded
 
     if samples < 1:
         raise PositionError("--samples must be at least 1")
@@ -493,10 +557,10 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     labels = [(c.kind, c.value) for c in position.unseen]
     distinct = position.distinct_orders()
     if distinct <= max(samples, enumerate_limit):
-        kind = "enumerated"
+        clair_kind = "enumerated"
         sequences = _multiset_permutations(labels)
     else:
-        kind = "sampled"
+        clair_kind = "sampled"
         rng = random.Random(rng_seed)
 
         def draws():
@@ -517,14 +581,37 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
         for i, action in enumerate(actions):
             scores[i].append(valuer.value(state.play(action)))
         orders += 1
-    exact_values = valuer.exact
+    clair_proven = valuer.exact
+
+    # The belief search: exact if it completes, else depth-limited (an upper bound).
+    achievable, depth, belief_values, beliefs, sampled_leaves = "none", None, None, 0, False
+    attempts = [None, 0] if belief_seconds is None or belief_seconds > 0 else []
+    for horizon in attempts:
+        search = BeliefSearch(position.rules, _Valuer(position.rules, tt_mb, max_nodes, timeout, cache, engine),
+                              max_beliefs=max_beliefs, timeout=belief_seconds, horizon=horizon, samples=samples,
+                              rng_seed=rng_seed, enumerate_limit=enumerate_limit)
+        try:
+            belief_values = [v for _, v in search.action_values(position)]
+        except BudgetExceeded:
+            beliefs += search.beliefs
+            valuer.nodes += search.valuer.nodes
+            valuer.solves += search.valuer.solves
+            continue
+        beliefs += search.beliefs
+        valuer.nodes += search.valuer.nodes
+        valuer.solves += search.valuer.solves
+        achievable = "exact" if horizon is None else "upper_bound"
+        depth = horizon
+        sampled_leaves = search.horizon_sampled
+        break
+
     values = []
-    for action, sc in zip(actions, scores):
+    for i, (action, sc) in enumerate(zip(actions, scores)):
         known = [s for s in sc if s is not None]
         n = len(known)
         wins = sum(1 for s in known if s > 0)
         mean = sum(known) / n if n else float("nan")
-        if kind == "enumerated":
+        if clair_kind == "enumerated":
             lo_w = hi_w = wins / n if n else 0.0
             lo_m = hi_m = mean
         else:
@@ -533,16 +620,26 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                 lo_m, hi_m = mean_ci(known)[1] or (mean, mean)
             else:
                 lo_m, hi_m = float("-inf"), float("inf")
-        values.append(ActionValue(action, None, exact=exact_values and kind == "enumerated",
-                                  win_rate=wins / n if n else 0.0, win_low=lo_w, win_high=hi_w,
-                                  mean_score=mean, mean_low=lo_m, mean_high=hi_m, samples=n))
-    order_idx = sorted(range(len(values)), key=lambda i: (-values[i].win_rate, -values[i].mean_score, i))
+        w = m = None
+        if belief_values is not None:
+            w, m = belief_values[i]
+        values.append(TableActionValue(action, w, m, exact=achievable == "exact",
+                                       clairvoyant_win_chance=wins / n if n else 0.0, clairvoyant_win_low=lo_w,
+                                       clairvoyant_win_high=hi_w, clairvoyant_mean_score=mean,
+                                       clairvoyant_mean_low=lo_m, clairvoyant_mean_high=hi_m, samples=n))
+    if belief_values is not None:
+        rank = lambda i: (-values[i].win_chance, -values[i].mean_score, i)  # noqa: E731
+    else:
+        rank = lambda i: (-values[i].clairvoyant_win_chance, -values[i].clairvoyant_mean_score, i)  # noqa: E731
+    order_idx = sorted(range(len(values)), key=rank)
     ranked = tuple(values[i] for i in order_idx)
-    return Hint(kind, probe, ranked, (ranked[0].action,), exact=exact_values and kind == "enumerated",
+    return Hint("belief", probe, ranked, (ranked[0].action,), exact=achievable == "exact",
                 orders=orders, distinct_orders=distinct, unseen=len(position.unseen),
-                rng_seed=None if kind == "enumerated" else rng_seed, nodes=valuer.nodes,
+                rng_seed=None if clair_kind == "enumerated" else rng_seed, nodes=valuer.nodes,
                 solves=valuer.solves, seconds=time.perf_counter() - t0,
-                cache_hits=valuer.cache.hits - hits0, table=position)
+                cache_hits=valuer.cache.hits - hits0, table=position, achievable=achievable, depth=depth,
+                beliefs=beliefs, clairvoyant=clair_kind, clairvoyant_proven=clair_proven,
+                sampled_leaves=sampled_leaves)
 
 
 # ------------------------------------------------------- known bottom cards

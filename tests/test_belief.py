@@ -192,3 +192,137 @@ def test_achievable_never_exceeds_clairvoyant_and_the_policy_realises_it(rules, 
     # every action's value is at most the best, and the best is attained
     values = [v for _, v in belief.action_values(pos)]
     assert max(values) == value
+
+
+# ------------------------------------------------------------ the fast search
+
+from scoundrel_solver.beliefsearch import BeliefSearch, BudgetExceeded  # noqa: E402
+
+
+@pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES, ids=lambda r: f"{r.mode}-{r.flee}-{r.durability}")
+@settings(max_examples=12, **SETTINGS)
+@given(data=st.data())
+def test_fast_search_equals_the_reference(rules, data):
+    """Every action's value, exactly (the same rationals), and so the same ranking and
+    the same tie rule, on random mid-room positions with known bottoms."""
+    pos = data.draw(table_positions(rules, max_cards=10))
+    if pos is None:
+        return
+    reference = BeliefReference(rules, exact_score)
+    fast = BeliefSearch(rules)
+    assert fast.action_values(pos) == reference.action_values(pos), pos
+    assert fast.value(pos) == reference.value(pos)
+    assert fast.best_action(pos) == reference.best_action(pos)
+
+
+def test_fast_search_on_the_hidden_order_example():
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    fast = BeliefSearch(rules)
+    assert fast.action_values(pos) == BeliefReference(rules, exact_score).action_values(pos)
+    assert fast.value(pos) < clairvoyant(pos)
+
+
+def test_budget_stops_the_search_and_says_so():
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    with pytest.raises(BudgetExceeded):
+        BeliefSearch(rules, max_beliefs=50).value(pos)
+    # a budget large enough completes, with the exact value
+    assert BeliefSearch(rules, max_beliefs=10**6).value(pos) == BeliefReference(rules, exact_score).value(pos)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(flee="easy"), Rules(mode="coop")], ids=str)
+def test_depth_limited_is_between_achievable_and_clairvoyant(rules):
+    """horizon=h: exact for h deals, clairvoyant (enumerated) below: an upper bound on
+    what a player achieves, at most the clairvoyant figure, falling as h grows."""
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC 5S", health=5)
+    exact = BeliefSearch(rules).value(pos)
+    bound = clairvoyant(pos)
+    previous = None
+    for h in (0, 1, 2):
+        v = BeliefSearch(rules, horizon=h).value(pos)
+        assert float(exact[0]) - 1e-9 <= v[0] <= float(bound[0]) + 1e-9
+        assert float(exact[1]) - 1e-9 <= v[1] <= float(bound[1]) + 1e-9
+        if previous is not None:
+            assert v <= (previous[0] + 1e-9, previous[1] + 1e-9)
+        previous = v
+    # deep enough, the depth-limited search is the exact one
+    deep = BeliefSearch(rules, horizon=10).value(pos)
+    assert abs(deep[0] - exact[0]) < 1e-9 and abs(deep[1] - exact[1]) < 1e-9
+
+
+# ------------------------------------------------------------ the table hint
+
+from scoundrel_solver.hints import table_hint  # noqa: E402
+
+
+def test_table_hint_gives_the_achievable_value_and_the_clairvoyant_bound():
+    """kind "belief", exact: every action's win_chance/mean_score is the reference's
+    belief value; the clairvoyant figures are today's; the recommended action, played
+    over every order, realises the claimed figures."""
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    hint = table_hint(pos)
+    assert hint.kind == "belief" and hint.exact and hint.achievable == "exact" and hint.depth is None
+    reference = BeliefReference(rules, exact_score)
+    want = {str(a): v for a, v in reference.action_values(pos)}
+    for av in hint.actions:
+        assert (av.win_chance, av.mean_score) == want[str(av.action)] and av.exact
+        clair = [Fraction(0), Fraction(0)]
+        for order in distinct_orders(pos.unseen):
+            s = exact_score(pos.state(order).play(av.action))
+            clair[0] += s > 0
+            clair[1] += s
+        n = len(list(distinct_orders(pos.unseen)))
+        assert av.clairvoyant_win_chance == pytest.approx(float(clair[0] / n))
+        assert av.clairvoyant_mean_score == pytest.approx(float(clair[1] / n))
+        assert av.win_chance <= clair[0] / n and av.mean_score <= clair[1] / n
+    assert hint.best == reference.best_action(pos)
+    assert play_policy(reference, pos) == (hint.actions[0].win_chance, hint.actions[0].mean_score)
+    # somewhere the hidden order costs something: achievable below clairvoyant
+    assert any(a.mean_score < a.clairvoyant_mean_score - 1e-9 for a in hint.actions)
+
+
+def test_table_hint_falls_back_to_a_depth_limited_upper_bound():
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    hint = table_hint(pos, max_beliefs=50)        # too few for the exact search (1,655)
+    assert hint.kind == "belief" and not hint.exact and hint.achievable == "upper_bound" and hint.depth == 0
+    exact = dict((str(a), v) for a, v in BeliefReference(rules, exact_score).action_values(pos))
+    for av in hint.actions:
+        assert not av.exact
+        w, m = exact[str(av.action)]
+        assert float(w) - 1e-9 <= av.win_chance <= av.clairvoyant_win_chance + 1e-9
+        assert float(m) - 1e-9 <= av.mean_score <= av.clairvoyant_mean_score + 1e-9
+    d = hint.as_dict()
+    assert d["achievable"] == "upper_bound" and d["depth"] == 0 and d["exact"] is False
+
+
+def test_table_hint_without_a_belief_figure_claims_none():
+    pos = custom(Rules(), "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    hint = table_hint(pos, max_beliefs=1)
+    assert hint.achievable == "none" and not hint.exact
+    assert all(a.win_chance is None and a.mean_score is None for a in hint.actions)
+    assert all(a.clairvoyant_win_chance is not None for a in hint.actions)
+
+
+def test_cli_table_hint_names_both_figures():
+    import json as _json
+    from clitools import invoke
+    args = ["hint", "--room", "2H 2C 3C 8D", "--unseen", "AS KS 9H 4D QC", "--health", "5"]
+    out = _json.loads(invoke(args + ["--json"], 0).stdout)
+    assert out["kind"] == "belief" and out["exact"] is True and out["achievable"] == "exact"
+    first = out["actions"][0]
+    assert set(first) >= {"win_chance", "mean_score", "clairvoyant_win_chance", "clairvoyant_mean_score"}
+    text = invoke(args, 0).stdout
+    assert "a player who cannot see the order: win" in text and "seeing the order (clairvoyant bound)" in text
+
+
+def test_cli_belief_seconds_zero_claims_no_achievable_figure():
+    import json as _json
+    from clitools import invoke
+    out = _json.loads(invoke(["hint", "--room", "2H 2C 3C 8D", "--unseen", "AS KS 9H 4D QC", "--health", "5",
+                              "--belief-seconds", "0", "--json"], 0).stdout)
+    assert out["achievable"] == "none" and out["exact"] is False
+    assert all(a["win_chance"] is None and a["clairvoyant_win_chance"] is not None for a in out["actions"])

@@ -157,29 +157,36 @@ def test_enumerated_table_hint_equals_brute_force(rules, cards, moves):
         state = state.play(state.legal_actions()[-1])
     position = TablePosition.from_state(state)
     hint = table_hint(position, samples=10, engine="reference", cache=SolveCache(10))
-    assert hint.kind == "enumerated" and hint.exact
+    assert hint.kind == "belief" and hint.clairvoyant == "enumerated" and hint.exact
     want = _brute_force(position)
     for av in hint.actions:
         rate, mean = want[str(av.action)]
-        assert av.win_rate == pytest.approx(rate)
-        assert av.mean_score == pytest.approx(mean)
-        assert av.win_low == av.win_high == av.win_rate
+        assert av.clairvoyant_win_chance == pytest.approx(rate)
+        assert av.clairvoyant_mean_score == pytest.approx(mean)
+        assert av.clairvoyant_win_low == av.clairvoyant_win_high == av.clairvoyant_win_chance
+        # the achievable figure never exceeds the clairvoyant one
+        assert av.win_chance <= rate + 1e-12 and av.mean_score <= mean + 1e-12
     # and the core gives the same figures
     core = table_hint(position, samples=10, cache=SolveCache(10))
-    assert [(str(a.action), a.win_rate, a.mean_score) for a in core.actions] == \
-           [(str(a.action), a.win_rate, a.mean_score) for a in hint.actions]
+    figures = lambda h: [(str(a.action), a.win_chance, a.mean_score, a.clairvoyant_win_chance,  # noqa: E731
+                          a.clairvoyant_mean_score) for a in h.actions]
+    assert figures(core) == figures(hint)
 
 
 def test_sampled_table_hint_is_reproducible_and_honest():
     position = TablePosition.from_state(State.new(deal(5)))
     a = table_hint(position, samples=8, rng_seed=3)
     b = table_hint(position, samples=8, rng_seed=3, cache=SolveCache(10))
-    assert a.kind == "sampled" and not a.exact and a.orders == 8
+    assert a.kind == "belief" and a.clairvoyant == "sampled" and not a.exact and a.orders == 8
+    assert a.achievable != "exact"    # 40 unseen cards: far beyond the exact belief search
     assert [x.as_dict() for x in a.actions] == [x.as_dict() for x in b.actions]
     for x in a.actions:
-        assert x.win_low <= x.win_rate <= x.win_high
-        assert x.mean_low <= x.mean_score <= x.mean_high
-    ranked = [(-x.win_rate, -x.mean_score) for x in a.actions]
+        assert x.clairvoyant_win_low <= x.clairvoyant_win_chance <= x.clairvoyant_win_high
+        assert x.clairvoyant_mean_low <= x.clairvoyant_mean_score <= x.clairvoyant_mean_high
+    if a.achievable == "none":
+        ranked = [(-x.clairvoyant_win_chance, -x.clairvoyant_mean_score) for x in a.actions]
+    else:
+        ranked = [(-x.win_chance, -x.mean_score) for x in a.actions]
     assert ranked == sorted(ranked)
 
 
@@ -261,7 +268,7 @@ def test_coop_position_with_leader_and_partner():
     late = make_table_position(rules, P("5S 9D 2H KH"), health=(14, 18), weapon=("none", "4D"),
                                last_kill=("-", 3), leader=2, unseen=P("6S 7H QC"))
     hint = table_hint(late, samples=4)
-    assert hint.kind == "enumerated" and hint.orders == 6
+    assert hint.kind == "belief" and hint.clairvoyant == "enumerated" and hint.orders == 6
     assert any(a.action.help for a in hint.actions if a.action is not AVOID)
 
 
@@ -296,13 +303,14 @@ def test_cli_real_table_hint_and_position_file(tmp_path):
     args = ["hint", "--room", "3C QC 8D KC", "--health", "6", "--weapon", "7D", "--last-kill", "12",
             "--gone", "5D 3H 7C 4H 9H AC QS 2C", "--samples", "6", "--json"]
     out = json.loads(_run(*args).stdout)
-    assert out["kind"] == "sampled" and out["orders"] == 6 and out["rng_seed"] == 1
+    assert out["kind"] == "belief" and out["clairvoyant"] == "sampled" and out["orders"] == 6 and out["rng_seed"] == 1
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(out["position"]))
     again = json.loads(_run("hint", "--position", str(path), "--samples", "6", "--json").stdout)
     assert again["actions"] == out["actions"]
     text = _run(*args[:-1]).stdout
-    assert "Real-table hint, estimated" in text and "95%" in text
+    assert "Clairvoyant bound: 6 random orders" in text and "95%" in text
+    assert "exact" not in text.replace("exact for a player who cannot see", "")
 
 
 def test_cli_seeded_table_hint_equals_typed_position():
@@ -319,7 +327,8 @@ def test_cli_seeded_table_hint_equals_typed_position():
 def test_cli_enumerated_hint_says_exact():
     text = _run("hint", "--room", "5D 3S 4H 9C", "--unseen", "2D 7S 6H 8S", "--durability",
                 "lenient").stdout
-    assert "Real-table hint, exact: all 24 distinct orders" in text
+    assert "Real-table hint: exact for a player who cannot see the order of the 4 unseen cards" in text
+    assert "Clairvoyant bound: all 24 distinct orders of the 4 unseen cards solved as if seen." in text
 
 
 @pytest.mark.parametrize("args,message", [

@@ -146,14 +146,15 @@ def test_undo_at_the_start_and_undo_n_across_a_room():
 def test_hint_table_tracks_what_the_player_can_know():
     out = play("--deck", SMALL, input=lines("hint table", "hint table 5", "hint table x", "q")).stdout
     assert "> hint table\nFace down: 2 unseen cards\n" in out
-    assert "Real-table hint, exact: all 2 distinct orders of the 2 unseen cards solved." in out
+    assert "Real-table hint: exact for a player who cannot see the order of the 2 unseen cards" in out
+    assert "Clairvoyant bound: all 2 distinct orders of the 2 unseen cards solved as if seen." in out
     assert "> hint table x\nbad command: write hint, or hint table [N]" in out
 
 
 def test_hint_table_after_an_avoid_knows_the_bottom_cards():
     out = play("--seed", "42", input=lines("3H 5D 5C", "avoid", "hint table 3", "q")).stdout
     assert "Face down: 33 unseen cards, then 4 known at the bottom: 4H 5S TS 8S\n" in out
-    assert "Real-table hint, estimated: 3 random orders" in out
+    assert "Clairvoyant bound: 3 random orders" in out
 
 
 def test_hint_interrupted_by_ctrl_c_keeps_the_game(monkeypatch):

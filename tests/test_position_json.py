@@ -107,7 +107,7 @@ def test_the_position_of_a_coop_hint_reads_back(tmp_path):
 def test_a_dungeon_position_with_table_gives_the_table_hint(tmp_path):
     pos = run_json("replay", "--deck", SEVEN, "--line", "5D", "--json")["position"]
     out = json.loads(hint_of_file(tmp_path, pos, "--table", "--json").stdout)
-    assert out["kind"] == "enumerated" and out["position"]["unseen"] == sorted(pos["dungeon"], key=_index)
+    assert out["kind"] == "belief" and out["clairvoyant"] == "enumerated" and out["position"]["unseen"] == sorted(pos["dungeon"], key=_index)
     one_error(hint_of_file(tmp_path, TABLE, "--table", code=2), "--table", "gives none")
 
 
@@ -293,7 +293,7 @@ def test_broken_json_with_json_is_one_json_line(tmp_path):
 
 def test_position_from_stdin_and_an_unreadable_file(tmp_path):
     out = json.loads(run("hint", "--position", "-", "--json", input=json.dumps(TABLE)).stdout)
-    assert out["kind"] == "enumerated"
+    assert out["kind"] == "belief" and out["clairvoyant"] == "enumerated"
     one_error(run("hint", "--position", "-", input="[]", code=2), "standard input")
     (tmp_path / "pos.json").write_bytes(b"\xff\xfe{}")
     one_error(run("hint", "--position", str(tmp_path / "pos.json"), code=2), "cannot read", "pos.json")

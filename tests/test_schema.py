@@ -133,7 +133,7 @@ def test_hint_exact(args):
 ])
 def test_hint_table_of_a_deal(args):
     out = check(run_json("hint", *args, "--json"))
-    assert out["kind"] in ("enumerated", "sampled") and "unseen" in out["position"]
+    assert out["kind"] == "belief" and out["clairvoyant"] in ("enumerated", "sampled") and "unseen" in out["position"]
 
 
 @pytest.mark.parametrize("args", [
@@ -303,5 +303,8 @@ def test_a_table_hint_whose_searches_all_stopped_prints_null_not_nan():
     pos = make_table_position(Rules(), parse_cards("3C QC 8D KC"))
     hint = table_hint(pos, samples=2, max_nodes=1, engine="reference", cache=SolveCache())
     out = check(hint.as_dict())
-    assert out["actions"][0]["mean_score"] is None and out["actions"][0]["mean_ci95"] == [None, None]
+    first = out["actions"][0]
+    assert first["clairvoyant_mean_score"] is None and first["clairvoyant_mean_ci95"] == [None, None]
+    # the belief search cannot prove a leaf either: no achievable figure is claimed
+    assert out["achievable"] == "none" and first["win_chance"] is None and first["mean_score"] is None
     assert json.loads(json_text(out)) == out
