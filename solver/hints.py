@@ -32,7 +32,7 @@ from .errors import InputError
 from .intervals import mean_ci, wilson
 from .rules import MAX_HEALTH, Rules
 from .search import DEFAULT_TT_MB, default_engine, load_core
-from .state import Avoid, Hero, PositionError, State, heroes_dicts
+from .state import Avoid, Hero, PositionError, State, position_head
 
 DEFAULT_SAMPLES = 100
 DEFAULT_RNG_SEED = 1
@@ -433,13 +433,7 @@ class TablePosition:
         :meth:`State.as_dict` but with ``unseen`` and ``bottom`` for the
         face-down cards; ``hint --position`` reads it back."""
         return {
-            "rules": self.rules.as_dict(),
-            "room": [str(c) for c in self.room],
-            "heroes": heroes_dicts(self.heroes, self.potion_used),
-            "leader": self.leader + 1,
-            "taken": self.taken,
-            "help_used": self.help_used,
-            "avoided": self.avoided_last,
+            **position_head(self),
             "unseen": [str(c) for c in self.unseen],
             "bottom": [str(c) for c in self.bottom],
             "room_number": self.room_number,

@@ -320,13 +320,7 @@ class State:
         (['4H', '3H', '5C', '5D'], [{'health': 20, 'weapon': None, 'last_kill': None, 'potion_used': False}], 40)
         """
         return {
-            "rules": self.rules.as_dict(),
-            "room": [str(c) for c in self.room],
-            "heroes": heroes_dicts(self.heroes, self.potion_used),
-            "leader": self.leader + 1,
-            "taken": self.taken,
-            "help_used": self.help_used,
-            "avoided": self.avoided_last,
+            **position_head(self),
             "dungeon": [str(c) for c in self.dungeon],
             "room_number": self.rooms_done + (0 if self.won else 1),
             "final_room": self.final_room and not self.finished,
@@ -335,6 +329,20 @@ class State:
             "score": self.score,
             "dungeon_left": len(self.dungeon),
         }
+
+
+def position_head(pos) -> dict:
+    """What a position says of the room and the heroes, the first keys of its JSON;
+    ``pos`` is a :class:`State` or a real-table position (both have these fields)."""
+    return {
+        "rules": pos.rules.as_dict(),
+        "room": [str(c) for c in pos.room],
+        "heroes": heroes_dicts(pos.heroes, pos.potion_used),
+        "leader": pos.leader + 1,
+        "taken": pos.taken,
+        "help_used": pos.help_used,
+        "avoided": pos.avoided_last,
+    }
 
 
 def heroes_dicts(heroes, potion_used) -> list:
