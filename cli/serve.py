@@ -24,8 +24,11 @@ Examples:
 @click.command("serve", help=SERVE_HELP, short_help="HTTP API and web game.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (0.0.0.0: every interface).")
 @click.option("--port", type=WholeNumber(0, 65535), default=8000, show_default=True, help="TCP port (0: any free one).")
-@click.option("--workers", type=WholeNumber(1, 64), default=1, show_default=True, metavar="N",
-              help="Solver processes in each of the two pools (solo; co-op, real-table, dailies).")
+@click.option("--workers", type=WholeNumber(1, 64), default=2, show_default=True, metavar="N",
+              help="Solver processes for solo requests.")
+@click.option("--coop-workers", type=WholeNumber(1, 64), default=1, show_default=True, metavar="N",
+              help="Solver processes for co-op requests, real-table hints, ratings and dailies: a pool of "
+                   "their own, so they never hold up a solo hint.")
 @click.option("--queue", type=WholeNumber(1, 10_000), default=16, show_default=True, metavar="N",
               help="Requests that may wait for a pool; past that the answer is 503 busy.")
 @click.option("--budget", type=float, default=5.0, show_default=True, metavar="SECONDS",
@@ -40,7 +43,7 @@ Examples:
               help="A job still running at twice its budget plus this is stopped (its process killed).")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               default="info", show_default=True)
-def serve_command(host, port, workers, queue, budget, max_budget, max_tt_mb, worker_mb, grace, log_level):
+def serve_command(host, port, workers, coop_workers, queue, budget, max_budget, max_tt_mb, worker_mb, grace, log_level):
     try:
         import uvicorn
 
@@ -49,7 +52,7 @@ def serve_command(host, port, workers, queue, budget, max_budget, max_tt_mb, wor
         raise click.UsageError(f"serve needs the web extra: pip install 'scoundrel-solver[web]' ({exc})") from None
     if not 0 < budget <= max_budget:
         raise click.UsageError(f"--budget {budget:g}: more than 0 and at most --max-budget ({max_budget:g})")
-    limits = Limits(workers=workers, queue=queue, budget=budget, max_budget=max_budget,
+    limits = Limits(workers=workers, coop_workers=coop_workers, queue=queue, budget=budget, max_budget=max_budget,
                     hint_time=min(2.0, max_budget), tt_mb=min(64, max_tt_mb), max_tt_mb=max_tt_mb,
                     worker_mb=worker_mb, grace=grace)
     app = create_app(limits)

@@ -43,8 +43,10 @@ class BadRequest(Exception):
 class Limits:
     """What the server allows one request; ``scoundrel-solve serve`` sets them."""
 
-    workers: int = 1               # solver processes in each pool (solo, heavy)
+    workers: int = 2               # solver processes for solo requests
+    coop_workers: int = 1          # and for co-op, real-table hints, ratings and dailies
     queue: int = 16                # jobs that may wait for a pool before it answers busy
+    queue_wait: float = 60.0       # and the longest one waits for a free solver
     budget: float = 5.0            # seconds of search a request gets when it asks none
     max_budget: float = 30.0       # the most a request may ask
     hint_time: float = 2.0         # an exact hint's --time when it asks none (the CLI's default)
@@ -56,7 +58,7 @@ class Limits:
     daily_limit: float = 1800.0    # and is given up after this long
 
     def check(self) -> None:
-        if self.workers < 1 or self.queue < 1 or self.budget <= 0 or self.max_budget < self.budget:
+        if self.workers < 1 or self.coop_workers < 1 or self.queue < 1 or self.budget <= 0 or self.max_budget < self.budget:
             raise ValueError("bad service limits")
 
 
@@ -210,7 +212,7 @@ class Service:
         limits.check()
         self.limits = limits
         self.solo = SolverPool("solo", limits.workers, limits.queue, limits.worker_mb)
-        self.heavy = SolverPool("co-op", limits.workers, limits.queue, limits.worker_mb)
+        self.heavy = SolverPool("co-op", limits.coop_workers, limits.queue, limits.worker_mb, nice=10)
         self.dailies = OrderedDict()       # argv -> (status, object): deterministic, so kept
         self.preparing = {}                # argv -> task still solving it
 
@@ -323,10 +325,10 @@ class Service:
 
     async def _run(self, pool: SolverPool, job: tuple, deadline: float) -> tuple:
         try:
-            return await pool.run(job, deadline)
+            return await pool.run(job, deadline, self.limits.queue_wait)
         except Busy:
-            return 503, error(f"the {pool.name} solvers are busy ({pool.queue} requests waiting): "
-                              f"try again shortly", 503)
+            return 503, error(f"the {pool.name} solvers are busy (at most {pool.queue} requests wait, "
+                              f"for at most {self.limits.queue_wait:g} s): try again shortly", 503)
         except Overtime as exc:
             return 503, error(f"{exc}: ask with a smaller budget", 503)
 
@@ -341,7 +343,8 @@ class Service:
         if task is None:
             if len(self.preparing) >= self.limits.queue:
                 return 503, error("too many dailies being prepared: try again shortly", 503)
-            task = asyncio.ensure_future(self._run(self.heavy, ("cli", list(argv), None), self.limits.daily_limit))
+            pool = self.heavy if self._heavy(params) else self.solo    # a solo daily is a second's work
+            task = asyncio.ensure_future(self._run(pool, ("cli", list(argv), None), self.limits.daily_limit))
             self.preparing[argv] = task
             task.add_done_callback(lambda t, key=argv: self._prepared(key, t))
         try:

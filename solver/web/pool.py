@@ -27,10 +27,10 @@ class Overtime(Exception):
 
 
 class _Process:
-    def __init__(self, ctx, memory_mb: int):
+    def __init__(self, ctx, memory_mb: int, nice: int):
         self.conn, child = ctx.Pipe()
         # not a daemon: an exact hint within --time runs its own pool of processes (solver/budget.py)
-        self.proc = ctx.Process(target=serve_forever, args=(child, memory_mb), daemon=False)
+        self.proc = ctx.Process(target=serve_forever, args=(child, memory_mb, nice), daemon=False)
         self.proc.start()
         child.close()
 
@@ -45,10 +45,14 @@ class _Process:
 
 
 class SolverPool:
-    """``size`` solver processes of one kind of job, at most ``queue`` waiting."""
+    """``size`` solver processes of one kind of job, at most ``queue`` waiting.
 
-    def __init__(self, name: str, size: int, queue: int, memory_mb: int):
-        self.name, self.size, self.queue, self.memory_mb = name, size, queue, memory_mb
+    ``nice`` lowers their CPU priority (and their helpers'): the co-op pool runs
+    at a lower one, so on a busy machine the CPU goes to the quick solo hints
+    first and a long co-op search takes what is left."""
+
+    def __init__(self, name: str, size: int, queue: int, memory_mb: int, nice: int = 0):
+        self.name, self.size, self.queue, self.memory_mb, self.nice = name, size, queue, memory_mb, nice
         self._ctx = multiprocessing.get_context("spawn")   # no fork of a running event loop
         self._idle = None
         self._all = []
@@ -62,26 +66,27 @@ class SolverPool:
             self._add()
 
     def _add(self) -> None:
-        p = _Process(self._ctx, self.memory_mb)
+        p = _Process(self._ctx, self.memory_mb, self.nice)
         self._all.append(p)
         self._idle.put_nowait(p)
 
     def pids(self) -> list:
         return [p.proc.pid for p in self._all]
 
-    async def run(self, job: tuple, deadline: float) -> tuple:
+    async def run(self, job: tuple, deadline: float, wait: float = 60.0) -> tuple:
         """``(http_status, object)`` of ``job``; :class:`Busy` when the queue is
-        full, :class:`Overtime` when it ran past ``deadline`` seconds."""
+        full or no solver came free within ``wait`` seconds, :class:`Overtime`
+        when it ran past ``deadline`` seconds (the time in the queue not counted)."""
         if self.waiting >= self.queue:
             raise Busy(self.name)
         self.waiting += 1
-        t0 = time.monotonic()
         try:
-            proc = await asyncio.wait_for(self._idle.get(), deadline)
+            proc = await asyncio.wait_for(self._idle.get(), wait)
         except asyncio.TimeoutError:
-            raise Overtime(f"waited {deadline:g} s for a free {self.name} solver") from None
+            raise Busy(self.name) from None
         finally:
             self.waiting -= 1
+        t0 = time.monotonic()
         self.running += 1
         ok = False
         try:

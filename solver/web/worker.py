@@ -20,16 +20,21 @@ import traceback
 HTTP_STATUS = {0: 200, 1: 500, 2: 400, 3: 500, 130: 503}
 
 
-def init_worker(memory_mb: int) -> None:
+def init_worker(memory_mb: int, nice: int = 0) -> None:
     """Set up a fresh solver process: an address-space cap, so a search that
     asks too much gets a MemoryError (answered as an error) instead of the
     machine running out; and Ctrl-C left to the server, which stops us."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice:
+        os.nice(nice)
     os.setpgrp()       # a group of our own, so a process past its deadline is killed with its helpers
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    import scoundrel_solver.cli.main  # noqa: F401  (imported once, before the first job)
+    # Warm up before the first job: the imports, and the helper processes that an exact hint
+    # within a time budget starts (solver/budget.py), so the first player's hint does not wait
+    # for them to spawn.
+    run_cli(["hint", "--deck", "5D 3S 4H 9C 2D 7S", "--time", "0.2", "--json"])
 
 
 def run_cli(argv: list, stdin: str = None) -> tuple:
@@ -165,9 +170,9 @@ def run_job(job: tuple) -> tuple:
         return 500, error("internal error (logged on the server)", 500)
 
 
-def serve_forever(conn, memory_mb: int) -> None:
+def serve_forever(conn, memory_mb: int, nice: int = 0) -> None:
     """Main loop of a solver process: jobs from ``conn`` until it closes."""
-    init_worker(memory_mb)
+    init_worker(memory_mb, nice)
     while True:
         try:
             job = conn.recv()
