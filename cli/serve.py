@@ -15,9 +15,11 @@ Every /api answer is the object the matching command prints with --json
 
 \b
 Examples:
-  scoundrel-solve serve                         http://127.0.0.1:8000/
-  scoundrel-solve serve --port 8080 --workers 2
-  curl 'http://127.0.0.1:8000/api/hint?seed=42&moves=3H%205D'
+  scoundrel-solve serve --help                    these options (serve itself runs until Ctrl-C)
+
+It runs until Ctrl-C, for example on another port with more solver processes
+(serve --port 8080 --workers 4), and answers e.g.
+curl 'http://127.0.0.1:8000/api/hint?seed=42&moves=3H%205D'.
 """
 
 
