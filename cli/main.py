@@ -286,6 +286,7 @@ from .generate import generate_command  # noqa: E402
 from .hint import hint_command  # noqa: E402
 from .play import play_command  # noqa: E402
 from .rate import rate_command  # noqa: E402
+from .serve import serve_command  # noqa: E402
 from .stats import stats_command  # noqa: E402
 
 cli.add_command(daily_command)
@@ -293,6 +294,7 @@ cli.add_command(generate_command)
 cli.add_command(hint_command)
 cli.add_command(play_command)
 cli.add_command(rate_command)
+cli.add_command(serve_command)
 cli.add_command(stats_command)
 
 

@@ -1,0 +1,380 @@
+// The web game: every move, hint and answer comes from the service's /api (docs/service.md);
+// this page only draws them.  A game is its deal and its line: the server keeps no session.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const SUITS = { C: "♣", S: "♠", H: "♥", D: "♦" };
+const VALUES = { J: 11, Q: 12, K: 13, A: 14, T: 10 };
+
+let game = null;        // {params: the deal and rules to send, obj: the last replay answer}
+let fightMode = "";     // "", "w", "b" or ">": how the next card is taken
+let optimal = null;     // {rooms: [...], k: room shown} at the end
+let busy = false;
+
+// ------------------------------------------------------------------ talking to the service
+async function api(path, body) {
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  let obj;
+  try {
+    obj = await r.json();
+  } catch (e) {
+    throw new Error(`${path}: the server answered ${r.status} without JSON`);
+  }
+  if (obj.type === "error") throw new Error(obj.error);
+  return obj;
+}
+
+function say(text, kind) {
+  const s = $("#status");
+  s.textContent = text || "";
+  s.className = kind || "";
+}
+
+async function guarded(what, fn) {
+  if (busy) return;
+  busy = true;
+  document.body.classList.add("busy");
+  try {
+    await fn();
+  } catch (e) {
+    say(e.message, "error");
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+    if (what) document.body.dataset.last = what;
+  }
+}
+
+// ------------------------------------------------------------------ cards
+function face(code) {
+  if (code === "JK") return { rank: "★", suit: "", red: false, role: "monster 15", name: "joker" };
+  const r = code[0], s = code[1];
+  const value = VALUES[r] || Number(r);
+  const role = s === "D" ? "weapon " + value : s === "H" ? "potion " + value : "monster " + value;
+  return { rank: r === "T" ? "10" : r, suit: SUITS[s], red: s === "H" || s === "D", role, value };
+}
+
+function cardEl(code, opts = {}) {
+  const f = face(code);
+  const el = document.createElement(opts.button ? "button" : "div");
+  el.className = "card" + (f.red ? " red" : "") + (opts.small ? " small" : "");
+  el.dataset.card = code;
+  if (opts.button) el.type = "button";
+  el.setAttribute("aria-label", `${f.rank}${f.suit} ${f.role}`);
+  el.innerHTML =
+    `<span class="corner tl">${f.rank}<br>${f.suit}</span>` +
+    `<span class="pip">${f.suit || "★"}</span>` +
+    `<span class="corner br">${f.rank}<br>${f.suit}</span>` +
+    (opts.small ? "" : `<span class="role">${f.role}</span>`);
+  return el;
+}
+
+// ------------------------------------------------------------------ drawing the game
+function rulesText(rules) {
+  if (rules.mode === "coop") return `co-op, ${rules.deck_size} cards, ${rules.durability} weapons`;
+  return `solo, ${rules.flee} flee, ${rules.durability} weapons`;
+}
+
+function heroEl(hero, i, pos) {
+  const el = document.createElement("div");
+  el.className = "hero" + (pos.heroes.length > 1 && pos.leader === i + 1 ? " leader" : "");
+  el.dataset.hero = String(i + 1);
+  const hp = Math.max(0, hero.health);
+  el.innerHTML =
+    `<div class="name">Hero ${i + 1}${pos.heroes.length > 1 && pos.leader === i + 1 ? " (leads)" : ""}</div>` +
+    `<div class="bar"><div style="width:${(100 * hp) / 20}%"></div></div>` +
+    `<div class="health">♥ <span class="hp">${hero.health}</span> / 20</div>`;
+  const w = document.createElement("div");
+  w.className = "weapon";
+  if (hero.weapon) {
+    w.appendChild(cardEl(hero.weapon, { small: true }));
+    const k = document.createElement("span");
+    k.textContent = hero.last_kill == null ? "fresh" : `last kill ${hero.last_kill}`;
+    w.appendChild(k);
+  } else {
+    w.textContent = "no weapon";
+  }
+  el.appendChild(w);
+  return el;
+}
+
+function render() {
+  const obj = game.obj, pos = obj.position;
+  $("#table").hidden = false;
+  document.body.classList.toggle("coop", pos.rules.mode === "coop");
+  const where = pos.finished ? "game over" : `room ${pos.room_number}`;
+  $("#title").textContent = `Deal ${obj.seed} · ${rulesText(pos.rules)} · ${where}`;
+  const heroes = $("#heroes");
+  heroes.replaceChildren(...pos.heroes.map((h, i) => heroEl(h, i, pos)));
+  $("#dungeon-info").textContent = `Face down: ${pos.dungeon_left} card${pos.dungeon_left === 1 ? "" : "s"}` +
+    (pos.final_room ? " · final room" : "") + (pos.taken ? ` · taken ${pos.taken} of this room` : "");
+  const room = $("#room");
+  room.replaceChildren(...pos.room.map((c, i) => {
+    const el = cardEl(c, { button: !pos.finished });
+    el.dataset.index = String(i + 1);
+    if (!pos.finished) el.addEventListener("click", () => play(c + fightMode));
+    return el;
+  }));
+  $("#line").textContent = obj.line ? "Line: " + obj.line : "Line: (no moves yet)";
+  $("#line").dataset.line = obj.line;
+  $("#controls").hidden = pos.finished;
+  if (pos.finished) finish();
+  else $("#end").hidden = true;
+}
+
+function setMode(m) {
+  fightMode = fightMode === m ? "" : m;
+  document.querySelectorAll(".mode").forEach((b) => b.classList.toggle("on", b.dataset.mode === fightMode));
+}
+
+function clearHints() {
+  $("#hints").hidden = true;
+  $("#hint-exact").replaceChildren();
+  $("#hint-table").replaceChildren();
+  $("#why").replaceChildren();
+}
+
+// ------------------------------------------------------------------ actions
+function dealParams(obj) {
+  const p = { ...obj.rules };
+  if (obj.seed !== null) p.seed = String(obj.seed);
+  else p.deck = obj.deck.join(" ");
+  return p;
+}
+
+async function newGame(body) {
+  await guarded("new", async () => {
+    say("Dealing…");
+    const obj = await api("/api/game/new", body);
+    game = { params: dealParams(obj), obj };
+    optimal = null;
+    clearHints();
+    setMode("");
+    render();
+    say(body.date ? `Daily challenge: deal ${obj.seed}` : `Deal ${obj.seed}: take three cards of each room, or avoid it.`);
+  });
+}
+
+async function play(move) {
+  if (!game || game.obj.position.finished) return;
+  await guarded("move", async () => {
+    const obj = await api("/api/game/move", { ...game.params, line: game.obj.line, move });
+    game.obj = obj;
+    clearHints();
+    setMode("");
+    say(`Played ${move}.`);
+    render();
+  });
+}
+
+async function undo() {
+  if (!game || !game.obj.line) return;
+  await guarded("undo", async () => {
+    game.obj = await api("/api/game/undo", { ...game.params, line: game.obj.line });
+    optimal = null;
+    clearHints();
+    say("Took back the last move.");
+    render();
+  });
+}
+
+function actionRow(a, best, cells) {
+  const tr = document.createElement("tr");
+  tr.dataset.action = a.action;
+  if (a.action === best) tr.className = "best";
+  const td0 = document.createElement("td");
+  td0.textContent = a.action;
+  tr.appendChild(td0);
+  for (const c of cells) {
+    const td = document.createElement("td");
+    td.textContent = c;
+    tr.appendChild(td);
+  }
+  const td = document.createElement("td");
+  const why = document.createElement("button");
+  why.type = "button";
+  why.className = "why";
+  why.textContent = a.action === best ? "why?" : "why not?";
+  why.addEventListener("click", () => explain(a.action));
+  const go = document.createElement("button");
+  go.type = "button";
+  go.className = "play";
+  go.textContent = "play";
+  go.addEventListener("click", () => play(a.action));
+  td.append(why, go);
+  tr.appendChild(td);
+  return tr;
+}
+
+function hintTable(title, note, head, rows) {
+  const box = document.createElement("div");
+  box.innerHTML = `<h3>${title}</h3><p class="note">${note}</p>`;
+  const table = document.createElement("table");
+  const tr = document.createElement("tr");
+  for (const h of [...head, ""]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    tr.appendChild(th);
+  }
+  table.appendChild(tr);
+  rows.forEach((r) => table.appendChild(r));
+  box.appendChild(table);
+  return box;
+}
+
+const signed = (n) => (n == null ? "?" : n > 0 ? "+" + n : String(n));
+
+async function hint() {
+  if (!game || game.obj.position.finished) return;
+  await guarded("hint", async () => {
+    say("Thinking (at most 2 s)…");
+    const h = await api("/api/game/hint", { ...game.params, line: game.obj.line, time: 2 });
+    const rows = h.actions.map((a) => actionRow(a, h.best, [
+      a.exact ? signed(a.score) : `${signed(a.score_lo)} … ${signed(a.score_hi)}`,
+      a.won === true ? "keeps the win" : a.won === false ? "loses" : "not proven",
+    ]));
+    const note = "Knowing the order of the dungeon (clairvoyant): every action's optimal score" +
+      (h.exact ? ", proven." : "; not every score was finished within 2 s (proven bounds shown).");
+    $("#hint-exact").replaceChildren(hintTable("Exact hint", note, ["action", "score", ""], rows));
+    $("#hint-exact").dataset.best = h.best;
+    $("#hints").hidden = false;
+    say(`Best: ${h.best}` + (h.plan ? ` (plan for the room: ${h.plan})` : ""));
+  });
+}
+
+async function tableHint() {
+  if (!game || game.obj.position.finished) return;
+  await guarded("table-hint", async () => {
+    say("Thinking as a player who cannot see the order (20 orders)…");
+    const h = await api("/api/game/hint", { ...game.params, line: game.obj.line, table: true, samples: 20 });
+    const pct = (x) => (x == null ? "?" : (100 * x).toFixed(0) + " %");
+    const num = (x) => (x == null ? "?" : x.toFixed(1));
+    const rows = h.actions.map((a) => actionRow(a, h.best, [pct(a.win_rate), num(a.mean_score)]));
+    const how = h.kind === "enumerated" ? `all ${h.orders} orders of the unseen cards`
+      : `${h.orders} random orders of the ${h.unseen} unseen cards`;
+    const note = `At a real table the order is unknown: win chance and mean score over ${how}.`;
+    $("#hint-table").replaceChildren(hintTable("Real-table hint", note, ["action", "win", "mean score"], rows));
+    $("#hint-table").dataset.best = h.best;
+    $("#hints").hidden = false;
+    say(`Real-table best: ${h.best}`);
+  });
+}
+
+async function explain(action) {
+  await guarded("explain", async () => {
+    const r = await api("/api/explain", { ...game.params, moves: game.obj.line, move: action, timeout: 10 });
+    const verdict = r.score == null ? "no complete line found" :
+      `${r.exact ? "the best score after it is" : "the best found after it (not proven) is"} ${signed(r.score)}` +
+      ` (${r.won ? "a win" : "a loss"})`;
+    const box = $("#why");
+    box.innerHTML = "";
+    const p = document.createElement("p");
+    p.textContent = `${action}: ${verdict}. The best line after it: ${r.line || "(the game ends)"}`;
+    p.dataset.score = String(r.score);
+    box.appendChild(p);
+    $("#hints").hidden = false;
+  });
+}
+
+// ------------------------------------------------------------------ the end
+async function finish() {
+  const pos = game.obj.position;
+  $("#end").hidden = false;
+  $("#verdict").textContent = pos.won ? "You won!" : "You died.";
+  $("#final-score").textContent = signed(pos.score);
+  $("#final-score").dataset.score = String(pos.score);
+  if (optimal && optimal.line === game.obj.line) return;
+  $("#optimum").textContent = "…";
+  delete $("#optimum").dataset.score;
+  const line = game.obj.line;
+  try {
+    const r = await api("/api/solve", { ...game.params, timeout: 20 });
+    $("#optimum").textContent = signed(r.score) + (r.exact ? "" : " (best found, not proven in 20 s)");
+    $("#optimum").dataset.score = String(r.score);
+    $("#optimum").dataset.exact = String(r.exact);
+    const diff = r.score - pos.score;
+    say(diff === 0 ? "You played optimally." : `The optimum was ${diff} point${diff === 1 ? "" : "s"} more.`);
+    optimal = { line, rooms: r.line ? r.line.split(" | ") : [], k: 0 };
+    await showRoom(0);
+  } catch (e) {
+    say(e.message, "error");
+  }
+}
+
+async function showRoom(k) {
+  if (!optimal || !optimal.rooms.length) return;
+  k = Math.max(0, Math.min(optimal.rooms.length - 1, k));
+  optimal.k = k;
+  const before = await api("/api/replay", { ...game.params, line: optimal.rooms.slice(0, k).join(" | ") });
+  const after = await api("/api/replay", { ...game.params, line: optimal.rooms.slice(0, k + 1).join(" | ") });
+  $("#opt-where").textContent = `room ${k + 1} of ${optimal.rooms.length}`;
+  const box = $("#opt-room");
+  box.replaceChildren();
+  const cards = document.createElement("div");
+  cards.className = "room small";
+  before.position.room.forEach((c) => cards.appendChild(cardEl(c, { small: true })));
+  const moves = document.createElement("p");
+  moves.textContent = "Moves: " + optimal.rooms[k];
+  const heroes = document.createElement("p");
+  const a = after.position;
+  heroes.textContent = "Then: " + a.heroes.map((h, i) =>
+    `hero ${i + 1} ♥ ${h.health}` + (h.weapon ? `, weapon ${h.weapon}` : "")).join("; ") +
+    (a.finished ? ` — ${a.won ? "won" : "lost"}, score ${signed(a.score)}` : "");
+  box.append(cards, moves, heroes);
+}
+
+// ------------------------------------------------------------------ mouse and keyboard
+$("#setup").addEventListener("submit", (e) => {
+  e.preventDefault();
+  newGame({ seed: $("#seed").value || "0", mode: $("#mode").value });
+});
+$("#daily").addEventListener("click", () => newGame({ date: "today", mode: $("#mode").value }));
+$("#typed").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const m = $("#move").value.trim();
+  if (m) {
+    $("#move").value = "";
+    play(m);
+  }
+});
+document.querySelectorAll(".mode").forEach((b) => b.addEventListener("click", () => setMode(b.dataset.mode)));
+$("#avoid").addEventListener("click", () => play("avoid"));
+$("#undo").addEventListener("click", undo);
+$("#hint").addEventListener("click", hint);
+$("#table-hint").addEventListener("click", tableHint);
+$("#opt-prev").addEventListener("click", () => optimal && showRoom(optimal.k - 1));
+$("#opt-next").addEventListener("click", () => optimal && showRoom(optimal.k + 1));
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  const k = e.key.toLowerCase();
+  if (k >= "1" && k <= "4" && game && !game.obj.position.finished) {
+    const card = game.obj.position.room[Number(k) - 1];
+    if (card) play(card + fightMode);
+  } else if (k === "w") setMode("w");
+  else if (k === "b") setMode("b");
+  else if (k === "g") setMode(">");
+  else if (k === "escape") setMode("");
+  else if (k === "a") play("avoid");
+  else if (k === "u") undo();
+  else if (k === "h") hint();
+  else if (k === "t") tableHint();
+  else if (k === "n") $("#setup").requestSubmit();
+  else if (k === "[" && optimal) showRoom(optimal.k - 1);
+  else if (k === "]" && optimal) showRoom(optimal.k + 1);
+  else return;
+  e.preventDefault();
+});
+
+// ?seed=42&mode=coop or ?daily=today starts a game at once (links, and the browser test)
+(() => {
+  const q = new URLSearchParams(location.search);
+  if (q.get("mode")) $("#mode").value = q.get("mode");
+  if (q.get("seed")) $("#seed").value = q.get("seed");
+  if (q.get("daily")) newGame({ date: q.get("daily"), mode: $("#mode").value });
+  else if (q.get("seed")) newGame({ seed: q.get("seed"), mode: $("#mode").value });
+})();
