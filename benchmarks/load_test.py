@@ -103,6 +103,9 @@ def main(argv=None) -> int:
     ap.add_argument("--solo-time", type=float, default=0.3, help="the --time budget of each solo hint")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--check-errors", action="store_true",
+                    help="exit 1 on unexpected errors only (CI: latency is measured here, not asserted "
+                         "on whatever else the machine is doing; the figures are still printed)")
     a = ap.parse_args(argv)
     if not (1 <= a.clients <= 64 and 1 <= a.seconds <= 600):
         ap.error("--clients 1..64 and --seconds 1..600 (the test is bounded)")
@@ -160,6 +163,10 @@ def main(argv=None) -> int:
     missed = []
     if figures["errors"]:
         missed.append(f"{figures['errors']} unexpected errors")
+    if a.check_errors and not a.check:
+        for m in missed:
+            print("failed:", m)
+        return 1 if missed else 0
     solo_p95 = figures["kinds"]["solo_hint"]["p95"]
     if solo_p95 is None or solo_p95 >= 1000:
         missed.append(f"solo hint p95 {solo_p95} ms (target under 1000)")
