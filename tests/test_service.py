@@ -99,7 +99,9 @@ def test_real_table_hint_from_a_position(client):
     pos = {"room": ["3C", "QC", "8D", "KC"], "heroes": [{"health": 6, "weapon": "7D", "last_kill": 12}],
            "gone": ["5D", "3H", "7C", "4H", "9H", "AC", "QS", "2C"]}
     got = checked(client.post("/api/hint", json={"position": pos, "samples": 5}))
-    assert got["kind"] in ("enumerated", "sampled")
+    assert got["kind"] == "belief" and got["clairvoyant"] in ("enumerated", "sampled")
+    assert got["achievable"] in ("exact", "upper_bound", "none")
+    assert all("clairvoyant_win_chance" in a and "win_chance" in a for a in got["actions"])
     by_flags = checked(client.get("/api/hint", params={"room": "3C QC 8D KC", "health": 6, "weapon": "7D",
                                                        "last_kill": 12, "gone": "5D 3H 7C 4H 9H AC QS 2C",
                                                        "samples": 5}))

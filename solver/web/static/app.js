@@ -119,7 +119,7 @@ function render() {
     if (!pos.finished) el.addEventListener("click", () => play(c + fightMode));
     return el;
   }));
-  $("#line").textContent = obj.line ? "Line: " + obj.line : "Line: (no moves yet)";
+  $("#line").textContent = obj.line ? "Line: " + obj.line : "Line: (no moves)";
   $("#line").dataset.line = obj.line;
   $("#controls").hidden = pos.finished;
   if (pos.finished) finish();
@@ -253,11 +253,20 @@ async function tableHint() {
     const h = await api("/api/game/hint", { ...game.params, line: game.obj.line, table: true, samples: 20 });
     const pct = (x) => (x == null ? "?" : (100 * x).toFixed(0) + " %");
     const num = (x) => (x == null ? "?" : x.toFixed(1));
-    const rows = h.actions.map((a) => actionRow(a, h.best, [pct(a.win_rate), num(a.mean_score)]));
-    const how = h.kind === "enumerated" ? `all ${h.orders} orders of the unseen cards`
+    // Two figures, each named for what it is: what a player who cannot see the order can
+    // achieve (the belief search: exact, an upper bound, or not given), and the clairvoyant
+    // bound (each order solved as if it were seen).
+    const rows = h.actions.map((a) => actionRow(a, h.best, [pct(a.win_chance), num(a.mean_score),
+      pct(a.clairvoyant_win_chance), num(a.clairvoyant_mean_score)]));
+    const achievable = h.achievable === "exact" ? "exact for a player who cannot see the order"
+      : h.achievable === "upper_bound" ? "an upper bound (the search looked ahead, then valued later deals as if seen)"
+      : "not given (the belief search was too big for its budget)";
+    const how = h.clairvoyant === "enumerated" ? `all ${h.orders} orders of the unseen cards`
       : `${h.orders} random orders of the ${h.unseen} unseen cards`;
-    const note = `At a real table the order is unknown: win chance and mean score over ${how}.`;
-    $("#hint-table").replaceChildren(hintTable("Real-table hint", note, ["action", "win", "mean score"], rows));
+    const note = `At a real table the order is unknown. Order unseen: ${achievable}. ` +
+      `Clairvoyant bound: ${how}, each solved as if seen (a player who cannot see the order may do worse).`;
+    $("#hint-table").replaceChildren(hintTable("Real-table hint", note,
+      ["action", "win (order unseen)", "mean (order unseen)", "win (clairvoyant)", "mean (clairvoyant)"], rows));
     $("#hint-table").dataset.best = h.best;
     $("#hints").hidden = false;
     say(`Real-table best: ${h.best}`);
