@@ -151,6 +151,9 @@ def test_bad_input_is_400_with_the_cli_message(client, path, argv):
     ("POST", "/api/hint", b'{"position": {"room": ["3C"], "heroes": [{"health": "6"}]}}'),
     ("POST", "/api/solve", b"\xff\xfe garbage"),
     ("POST", "/api/solve", b"[" * 100_000),
+    ("POST", "/api/solve", b'{"x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
+    ("POST", "/api/solve", b'{"seed": NaN}'),
+    ("POST", "/api/solve", b'{"seed": ' + b"9" * 5000 + b"}"),
 ])
 def test_bad_requests_answer_400_in_one_line(client, method, path, body):
     checked(client.request(method, path, content=body), 400)

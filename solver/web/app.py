@@ -28,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from .. import jsonform
 from .pool import Busy, Overtime, SolverPool
 from .worker import error
 
@@ -126,15 +127,6 @@ def _merge(query, body) -> dict:
     return out
 
 
-def _no_duplicates(pairs):
-    obj = {}
-    for k, v in pairs:
-        if k in obj:
-            raise BadRequest(f"the request body gives the key {k!r} twice")
-        obj[k] = v
-    return obj
-
-
 async def _params(request: Request, ep: Endpoint) -> dict:
     body = {}
     if request.method == "POST":
@@ -142,10 +134,12 @@ async def _params(request: Request, ep: Endpoint) -> dict:
         if len(raw) > MAX_BODY:
             raise BadRequest(f"the request body is over {MAX_BODY // 1024} KB")
         if raw.strip():
-            try:
-                body = json.loads(raw, object_pairs_hook=_no_duplicates)
-            except ValueError as exc:
-                raise BadRequest(f"the request body is not JSON: {exc}") from None
+            try:   # the CLI's strict reader: no NaN, no key twice, deep nesting refused (not a 500)
+                body = jsonform.loads(raw.decode("utf-8"), "the request body")
+            except UnicodeDecodeError:
+                raise BadRequest("the request body is not UTF-8 text") from None
+            except jsonform.JSONInputError as exc:
+                raise BadRequest(str(exc)) from None
             if not isinstance(body, dict):
                 raise BadRequest("the request body must be a JSON object of parameters")
     params = _merge(request.query_params, body)
