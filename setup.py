@@ -1,18 +1,48 @@
-"""Builds the Cython search core; everything else is declared in pyproject.toml."""
+"""Builds the Cython search core; everything else is declared in pyproject.toml.
+
+The core is five extension modules (docs/solver.md, "Where each part lives"):
+``_table``, ``_bounds``, ``_rooms`` and ``_search`` call one another through the
+declarations in their ``.pxd`` files, and ``_core`` is the Python-facing API.
+"""
+import os
+import shutil
+
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The sources live in solver/ but install as the package scoundrel_solver, and
+# Cython finds a cimported .pxd (``from ._table cimport ...`` in the module
+# scoundrel_solver._rooms) by its package path: give it a scoundrel_solver/
+# that is solver/ (a link; a copy of the declarations where links are not allowed).
+PXD_ROOT = os.path.join(HERE, "build", "pxd")
+alias = os.path.join(PXD_ROOT, "scoundrel_solver")
+if not os.path.exists(os.path.join(alias, "__init__.py")):
+    os.makedirs(PXD_ROOT, exist_ok=True)
+    if os.path.islink(alias):
+        os.unlink(alias)
+    try:
+        os.symlink(os.path.join(HERE, "solver"), alias)
+    except OSError:
+        os.makedirs(alias, exist_ok=True)
+if not os.path.islink(alias):
+    for name in os.listdir(os.path.join(HERE, "solver")):
+        if name.endswith(".pxd") or name == "__init__.py":
+            shutil.copy2(os.path.join(HERE, "solver", name), os.path.join(alias, name))
+
+# the parts before their users (each cimports only the ones above it)
+PARTS = ["_table", "_bounds", "_rooms", "_search", "_core"]
+
 extensions = [
-    Extension(
-        "scoundrel_solver._core",
-        ["solver/_core.pyx"],
-        extra_compile_args=["-O3"],
-    )
+    Extension(f"scoundrel_solver.{name}", [f"solver/{name}.pyx"], extra_compile_args=["-O3"])
+    for name in PARTS
 ]
 
 setup(
     ext_modules=cythonize(
         extensions,
+        include_path=[PXD_ROOT],
         language_level=3,
         compiler_directives={"boundscheck": False, "wraparound": False, "cdivision": True,
                              "initializedcheck": False},

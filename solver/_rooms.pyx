@@ -1,0 +1,424 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The enumeration of one room: every way to finish it, as a list of outcomes.
+
+Owns ``Search.out`` (the outcome list of each depth) and the enumeration's
+scratch (``g_*``, ``e_*``, ``m_*``); reads the rules, the room start it is given
+and the bounds (``_bounds``); sets ``Search.aborted`` = 4 rather than drop an
+outcome when a list is full.
+
+Everything that happens inside one room (avoids, the order of the takes,
+fight modes, the help card) becomes an outcome: a terminal score or a child
+room start.  Children with the same next room form a group that keeps only
+its Pareto front (the value never decreases with more health, a stronger
+weapon or a higher last kill); two takes by one hero that commute are tried
+in one order only; the first take's position may be cut by its bound.  Avoids
+are folded in: the rooms reachable by avoiding are rotations of ``S``
+(``rotations``).  ``rate_outcomes`` then gives each child its upper bound and
+the move-ordering key the driver sorts by.
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
+from ._types cimport (MAXN, MAXHP, MAXDEPTH, MAXOUT, NEG, FRESH, LANE_HI, MONSTER, POTION, WEAPON,
+                      KIND, VALUE, Heroes, Outcome, Tally, _usable, _canon, _pack, _tally_card,
+                      _child_tally, _child_cards)
+from ._state cimport Search
+from ._bounds cimport damage, bound, finish_bound, deep_extra, forced_extra
+
+
+cdef int rooms_init(Search *s) except -1:
+    """Allocate the outcome lists and clear the scratch."""
+    cdef int d
+    for d in range(MAXDEPTH):
+        s.out[d] = NULL
+    for d in range(MAXDEPTH):
+        s.out[d] = <Outcome *> malloc(MAXOUT * sizeof(Outcome))
+        if s.out[d] == NULL:
+            raise MemoryError()
+    memset(s.g_stamp, 0, sizeof(s.g_stamp))
+    memset(s.m_stamps, 0, sizeof(s.m_stamps))
+    s.m_stamp = 0
+    s.m_used = 0
+    s.stamp = 0
+    return 0
+
+
+cdef void rooms_free(Search *s) noexcept nogil:
+    cdef int d
+    for d in range(MAXDEPTH):
+        if s.out[d] != NULL:
+            free(s.out[d])
+            s.out[d] = NULL
+
+
+cdef inline bint _commute(int ca, int va, int cb, int vb, int h) noexcept nogil:
+    """Do two consecutive takes by one hero, of classes ``ca`` then ``cb``, give
+    the same state in either order with nobody dying?  ``h`` is the hero's health
+    before both.  Classes: 0 monster bare-handed, 1 monster with the weapon (``v``
+    is the damage), 2 weapon card, 3 potion that heals (``v`` its value), 4 potion
+    without effect (already drank this room)."""
+    cdef int t
+    if ca > cb:
+        t = ca
+        ca = cb
+        cb = t
+        t = va
+        va = vb
+        vb = t
+    if cb <= 1:                      # two fights: not both with the weapon (its wear)
+        return not (ca == 1 and cb == 1) and h - va - vb > 0
+    if ca <= 1:
+        if cb == 2:                  # a fight and a new weapon: only bare-handed
+            return ca == 0 and h - va > 0
+        if cb == 3:                  # a fight and a heal: when the cap does not bite
+            return h + vb <= MAXHP and h - va > 0
+        return h - va > 0            # a fight and a wasted potion
+    if ca == 2:
+        return cb != 2               # a weapon and a potion
+    return ca == 4 and cb == 4       # two wasted potions (a heal and a waste do not commute)
+
+
+cdef inline int _gcd(int a, int b) noexcept nogil:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+cdef void add_outcome(Search *s, Heroes *hs, int terminal, int score, int left,
+                      uint8_t *takes, int ntakes) noexcept nogil:
+    """Record one way to finish the room.
+
+    Child outcomes with the same next room (rotation and carried card) form
+    a group that keeps only its Pareto front: an outcome is dropped when
+    another of its group has at least its health, weapon and last kill for
+    every hero (the value never decreases in any of them).  Of two equal
+    outcomes the first found stays, so the result is deterministic.  Only
+    the best terminal outcome is kept.
+    """
+    cdef Outcome *o
+    cdef Outcome *b
+    cdef int i, g, idx, prev
+    cdef Tally ct
+    cdef Heroes hc
+    cdef uint64_t pk = 0
+    if s.e_count >= MAXOUT:
+        s.aborted = 4  # never drop an outcome silently
+        return
+    if terminal:
+        if score <= s.e_best_terminal:
+            return
+        s.e_best_terminal = score
+        if s.e_terminal_idx >= 0:
+            s.e_buf[s.e_terminal_idx].dead = 1
+        s.e_terminal_idx = s.e_count
+        g = -1
+    else:
+        g = s.e_rot * 64 + left + 1
+        if s.g_stamp[g] != s.stamp:
+            s.g_stamp[g] = s.stamp
+            s.g_head[g] = -1
+            # the monsters of the group's next room start (the same for the
+            # whole group): this one's minus the ones taken
+            ct = s.e_tally[0]
+            for i in range(ntakes):
+                _tally_card(&ct, takes[i] & 63, -1)
+            s.g_present[g] = ct.mmask
+        hc = hs[0]
+        _canon(&hc, s.g_present[g], s.nheroes, s.lenient)
+        hs = &hc
+        pk = _pack(hs)
+        prev = -1
+        idx = s.g_head[g]
+        while idx >= 0:
+            b = &s.e_buf[idx]
+            if ((b.pk | LANE_HI) - pk) & LANE_HI == LANE_HI:
+                return                      # an earlier outcome is at least as good
+            if ((pk | LANE_HI) - b.pk) & LANE_HI == LANE_HI:
+                b.dead = 1                  # the new one is better: unlink the old
+                if prev < 0:
+                    s.g_head[g] = b.next
+                else:
+                    s.e_buf[prev].next = b.next
+            else:
+                prev = idx
+            idx = b.next
+    o = &s.e_buf[s.e_count]
+    o.hs = hs[0]
+    o.terminal = terminal
+    o.dead = 0
+    o.score = score
+    o.rot = s.e_rot
+    o.left = left
+    o.ntakes = ntakes if ntakes <= 4 else 4     # a room has at most four takes
+    for i in range(o.ntakes):
+        o.takes[i] = takes[i]
+    o.order = 0x7FFFFFFF if terminal else 0
+    o.ub = score
+    o.seq = s.e_count
+    o.pk = pk
+    if g >= 0:
+        o.next = s.g_head[g]
+        s.g_head[g] = s.e_count
+    s.e_count += 1
+
+
+cdef void enum_takes(Search *s, int8_t *room, int nroom, uint32_t taken_mask, int to_take,
+                     Heroes hs, int potion_mask, int help_used, int mleft,
+                     uint8_t *takes, int ntakes, int pslot, int pcls, int ptarget,
+                     int php, int pval) noexcept nogil:
+    """All ways to take ``to_take`` more cards of ``room``.
+
+    ``mleft`` is the value of the monsters not yet taken (room and dungeon),
+    ``potion_mask`` bit i says hero i already drank this room.  ``pslot``,
+    ``pcls``, ``ptarget``, ``pval`` describe the previous take and ``php``
+    its hero's health before it (see ``_commute``).
+    """
+    cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, cls, val, ub, slack
+    cdef Heroes h2
+    cdef int ntargets = 2 if (s.coop and not help_used) else 1
+    cdef int leader = s.e_leader
+    for i in range(nroom):
+        if taken_mask & (1u << i):
+            continue
+        c = room[i]
+        # identical cards (two jokers) give identical takes
+        j = 0
+        for t in range(i):
+            if not (taken_mask & (1u << t)) and room[t] == c:
+                j = 1
+        if j:
+            continue
+        kind = KIND[c]
+        v = VALUE[c]
+        for t in range(ntargets):
+            target = leader if t == 0 else 1 - leader
+            for m in range(2):    # 0 bare, 1 weapon (monsters only)
+                h2 = hs
+                nt = ntakes
+                if kind == MONSTER:
+                    if m == 1:
+                        if not _usable(hs.w[target], hs.k[target], v, s.lenient):
+                            continue
+                        dmg = v - hs.w[target]
+                        if dmg < 0:
+                            dmg = 0
+                        h2.k[target] = v
+                    else:
+                        dmg = v
+                    h2.hp[target] = hs.hp[target] - dmg
+                    takes[nt] = c | (64 if m == 1 else 0) | (128 if t == 1 else 0)
+                else:
+                    if m == 1:
+                        continue
+                    if kind == POTION:
+                        if not (potion_mask & (1 << target)):
+                            h2.hp[target] = hs.hp[target] + v
+                            if h2.hp[target] > MAXHP:
+                                h2.hp[target] = MAXHP
+                    else:
+                        h2.w[target] = v
+                        h2.k[target] = FRESH
+                    takes[nt] = c | (128 if t == 1 else 0)
+                if kind == MONSTER:
+                    cls = m          # 0 bare, 1 with the weapon
+                    val = dmg
+                elif kind == WEAPON:
+                    cls = 2
+                    val = 0
+                elif not (potion_mask & (1 << target)):
+                    cls = 3          # a potion that heals
+                    val = v
+                else:
+                    cls = 4          # a potion without effect
+                    val = 0
+                # Two takes by the same hero that commute (same state either way,
+                # nobody dies) are only tried in room order.  Not for the last take
+                # of the final room: which card is last decides the potion bonus.
+                if (pslot > i and ptarget == target and not (s.e_final and to_take == 1)
+                        and _commute(pcls, pval, cls, val, php)):
+                    continue
+                nt += 1
+                if kind == MONSTER and h2.hp[target] <= 0:
+                    if s.coop:
+                        score = -(mleft - v)
+                    else:
+                        score = h2.hp[0] - (mleft - v)
+                    add_outcome(s, &h2, 1, score, -1, takes, nt)
+                    continue
+                if t == 1 and ntakes > 0:
+                    # The help card acts on the partner only, so where it falls among
+                    # the leader's takes changes nothing unless it kills the partner:
+                    # giving it first reaches every other outcome, and as good a loss.
+                    continue
+                if to_take == 1:
+                    if s.e_final:
+                        if s.coop:
+                            score = h2.hp[0] + h2.hp[1]
+                        else:
+                            score = h2.hp[0]
+                            if kind == POTION and score == MAXHP:
+                                score += v
+                        add_outcome(s, &h2, 1, score, -1, takes, nt)
+                    else:
+                        left = -1
+                        for j in range(nroom):
+                            if j != i and not (taken_mask & (1u << j)):
+                                left = room[j]
+                        add_outcome(s, &h2, 0, 0, left, takes, nt)
+                else:
+                    _tally_card(&s.e_ptally, c, -1)
+                    if ntakes <= 1 and s.e_alpha > NEG:
+                        # After the first take, the bound of the position reached
+                        # holds for every way to finish the room: when it cannot
+                        # beat alpha, none of them is worth listing.
+                        ub = bound(s, &s.e_ptally, &h2, &slack)
+                        if ub <= s.e_alpha:
+                            if ub > s.e_pruned:
+                                s.e_pruned = ub
+                            _tally_card(&s.e_ptally, c, 1)
+                            continue
+                    enum_takes(s, room, nroom, taken_mask | (1u << i), to_take - 1, h2,
+                                    potion_mask | ((1 << target) if (kind == POTION) else 0),
+                                    help_used | (t == 1), mleft - (v if kind == MONSTER else 0),
+                                    takes, nt, i, cls, target, hs.hp[target], val)
+                    _tally_card(&s.e_ptally, c, 1)
+
+
+cdef int compact(Search *s, Outcome *buf, int count) noexcept nogil:
+    """Remove the outcomes that a later one dominated, keeping the order."""
+    cdef int i, n = 0
+    for i in range(count):
+        if not buf[i].dead:
+            if n != i:
+                buf[n] = buf[i]
+            n += 1
+    return n
+
+
+cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S, int n) noexcept nogil:
+    """Give each child its upper bound and an ordering key: highest bound
+    first, then the most health left after the unavoidable damage.
+
+    Children with the same next room (rotation and carried card) have the
+    same cards left, so their damage depends only on the weapons: it is
+    computed once per (next room, weapons) and remembered for the others.
+    """
+    cdef Tally ct
+    cdef Outcome *o
+    cdef int i, slack, ub, slot, dmg, sump, maxp, m, room, deep
+    cdef int8_t C[MAXN]
+    cdef bint have_ct, have_c
+    cdef uint64_t key
+    s.m_stamp += 1
+    for i in range(count):
+        o = &buf[i]
+        if o.terminal:
+            continue
+        key = ((<uint64_t> (o.rot * 64 + o.left + 1)) << 32) | ((o.pk >> 8) & 0xFFFF) \
+            | (((o.pk >> 32) & 0xFFFF) << 16)
+        slot = <int> (((key + 1) * 0x9E3779B97F4A7C15ULL) >> 56)
+        while s.m_stamps[slot] == s.m_stamp and s.m_keys[slot] != key:
+            slot = (slot + 1) & 255
+        have_ct = False
+        have_c = False
+        if s.m_stamps[slot] == s.m_stamp:
+            dmg = s.m_dmg[slot]
+            sump = s.m_sump[slot]
+            maxp = s.m_maxp[slot]
+            room = s.m_room[slot]
+        else:
+            _child_tally(t, o, &ct)
+            have_ct = True
+            dmg = damage(s, &ct, &o.hs, &sump, &maxp, NULL, NULL, NULL, NULL)
+            room = -1
+            if S != NULL and s.lenient:
+                m = _child_cards(S, n, o, C)
+                have_c = True
+                room = forced_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct)
+                dmg += room
+            if s.m_used < 200:
+                s.m_used += 1
+                s.m_stamps[slot] = s.m_stamp
+                s.m_keys[slot] = key
+                s.m_dmg[slot] = dmg
+                s.m_sump[slot] = sump
+                s.m_maxp[slot] = maxp
+                s.m_room[slot] = room
+            else:
+                slot = -1
+        ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
+        if room >= 0 and ub > s.e_alpha and ub != NEG:
+            # the child may beat alpha: worth the look over the rooms
+            # ahead (deep_extra), which the room's own extra may understate
+            if not have_ct:
+                _child_tally(t, o, &ct)
+                have_ct = True
+            if not have_c:
+                m = _child_cards(S, n, o, C)
+            deep = deep_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct)
+            if deep > room:
+                dmg += deep - room
+                ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
+            if slot >= 0:
+                s.m_dmg[slot] = dmg
+                s.m_room[slot] = -1     # done
+        if ub == NEG:
+            # no win left: the finer loss bound, from the cards themselves
+            if not have_ct:
+                _child_tally(t, o, &ct)
+            ub = bound(s, &ct, &o.hs, &slack)
+        o.ub = ub
+        if slack > 400:
+            slack = 400
+        if slack < -400:
+            slack = -400
+        o.order = ub * 1024 + slack + 400
+    s.m_used = 0
+
+
+cdef int rotations(Search *s, int n, int avoid_ok) noexcept nogil:
+    """How many rotations of S can be faced: avoiding is a rotation by four."""
+    if n <= 4 or not avoid_ok or s.flee == 2:
+        return 1
+    if s.flee == 1 and not s.coop:
+        return n // _gcd(n, 4)
+    return 2
+
+
+cdef void begin_room(Search *s, int depth, int leader, bint final, Tally *t) noexcept nogil:
+    """Start collecting the outcomes of one room into ``out[depth]``; ``t``
+    counts the cards of the room start (room and dungeon)."""
+    s.stamp += 1
+    s.e_tally = t
+    s.e_ptally = t[0]
+    s.e_alpha = NEG
+    s.e_pruned = NEG
+    s.e_buf = s.out[depth]
+    s.e_count = 0
+    s.e_best_terminal = NEG
+    s.e_terminal_idx = -1
+    s.e_leader = leader
+    s.e_final = final
+    s.e_rot = 0
+
+
+cdef int enumerate_room(Search *s, int depth, int n, Heroes *hs, int leader, int nrot,
+                        Tally *t, int alpha) noexcept nogil:
+    """The outcomes of the room start in ``S[depth]`` (faced after 0 to
+    ``nrot - 1`` avoids) into ``out[depth]``, merged, rated and unsorted.
+    Outcomes whose bound is <= ``alpha`` may be left out (NEG: list all);
+    ``e_pruned`` then holds the largest bound of those left out."""
+    cdef int8_t *S = s.S[depth]
+    cdef int i, r, nroom = 4 if n > 4 else n
+    cdef uint8_t takes[4]
+    cdef int8_t room[4]
+    begin_room(s, depth, leader, n <= 4, t)
+    s.e_alpha = alpha
+    for r in range(nrot):
+        s.e_rot = r
+        for i in range(nroom):
+            room[i] = S[(4 * r + i) % n]
+        enum_takes(s, room, nroom, 0, nroom if n <= 4 else 3, hs[0], 0, 0, t.mtot, takes, 0, -1, 0, 0, 0, 0)
+    i = compact(s, s.e_buf, s.e_count)
+    rate_outcomes(s, s.e_buf, i, t, s.S[depth], n)
+    return i

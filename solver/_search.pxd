@@ -1,0 +1,11 @@
+# cython: language_level=3
+"""The search driver (see ``_search.pyx``): owns the path, the incumbent, the
+tests, the counters and the limits of ``Search``."""
+from ._state cimport Search
+
+cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) except -1
+cdef void search_free(Search *s) noexcept nogil
+cdef list steps(Search *s)
+cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list heroes, int leader,
+              int potion_mask, int help_used, int avoid_ok, long long max_nodes, double timeout,
+              int single, int single_alpha)

@@ -1,0 +1,448 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The search driver: depth-first branch and bound over room starts.
+
+Owns the path (``Search.S``, ``path``), the incumbent (``inc*``), the tests
+(``tests``, ``beta``, ``loss_phase``), the counters and the limits (``nodes``,
+``max_nodes``, ``deadline``, ``aborted``); asks ``_rooms`` for the outcomes of a
+room start, ``_bounds`` for bounds and ``_table`` for stored ones.
+
+The search maximises the final score.  ``node(alpha)`` returns the exact
+value when it exceeds ``alpha`` and otherwise an upper bound <= alpha
+(fail-soft).  ``run`` asks it null-window questions from the top (the tests)
+until the value is proven.  Every score the search returns comes from a
+terminal it visited; the best such terminal and its path are kept as the
+*incumbent*, which is the optimal line when the search finishes and the
+best line found when a limit stops it.
+"""
+from libc.string cimport memset
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
+from ._types cimport (MAXN, MAXDEPTH, NO_BETA, NEG, UNKNOWN, MAXHP, Heroes, Outcome, Tally, Step,
+                      _now, _canon, _tally, _child_cards, _check_signals, _clear_error)
+from ._table cimport Entry, tt_init, tt_free, tt_key, tt_probe, tt_probe_as, tt_store
+from ._state cimport Search
+from ._bounds cimport bound, bound_at
+from ._rooms cimport (rooms_init, rooms_free, enum_takes, compact, rate_outcomes, rotations,
+                      begin_room, enumerate_room)
+
+
+cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) except -1:
+    """Set the rules and the tuning knobs, allocate the outcome lists and the table."""
+    memset(s, 0, sizeof(Search))
+    s.coop = coop
+    s.lenient = lenient
+    s.flee = flee
+    s.nheroes = 2 if coop else 1
+    rooms_init(s)
+    tt_init(&s.tt, tt_mb)
+    s.nodes = 0
+    s.loss_phase = False
+    s.beta = NO_BETA
+    s.tests = 0
+    s.step = 4 if coop else 3    # measured, see run()
+    # measured (docs/solver.md): 9 in co-op, 18 in solo hard, where most
+    # deals are lost; solo classic and easy hardly notice
+    s.zero_at = 18 if (flee == 2 and not coop) else 9
+    # a lost co-op deal can usually be played to its last monster (one hero
+    # spends all their health), so its best loss is mostly 0, the bound:
+    # one null-window test finds that line far faster than the full window
+    # (measured: co-op 52 deal 52, 16.1 M -> 8.5 M nodes).  Solo losses are
+    # spread out and their full window is cheap (solo hard 1-400: +20 %).
+    s.loss_probe = 1 if coop else 0
+    # deep_extra looks this many cards ahead (0: off).  Co-op only: it cuts
+    # 18 % of the nodes and 11 % of the time on co-op 52 deals 1-100; in solo
+    # lenient it saves 8-12 % of the nodes but costs 5-23 % more time
+    s.horizon = MAXN if coop else 0
+    # each probe is a likely cache miss: in co-op, probing only the next less
+    # worn weapon of each hero keeps nearly all the cuts (+2 % nodes) for
+    # about 10 % less time (co-op 52, three sets of 13-16 deals side by side:
+    # -14 %, -1.5 %, -16 %); solo is neutral either way and probes them all
+    s.wear_probes = 1 if coop else MAXN
+    return 0
+
+
+cdef void search_free(Search *s) noexcept nogil:
+    rooms_free(s)
+    tt_free(&s.tt)
+
+
+cdef list steps(Search *s):
+    """The incumbent's line: (avoids, takes) per room start."""
+    line = []
+    for i in range(s.inc_len):
+        line.append((s.inc[i].rot, [s.inc[i].takes[j] for j in range(s.inc[i].ntakes)]))
+    return line
+
+
+cdef int _cmp_order(const void *pa, const void *pb) noexcept nogil:
+    cdef const Outcome *a = <const Outcome *> pa
+    cdef const Outcome *b = <const Outcome *> pb
+    if a.order != b.order:
+        return -1 if a.order > b.order else 1
+    return a.seq - b.seq
+
+
+cdef void record_incumbent(Search *s, int depth, Outcome *o) noexcept nogil:
+    cdef int i, j
+    s.inc_score = o.score
+    s.inc_found = 1
+    for i in range(depth):
+        s.inc[i] = s.path[i]
+    s.inc[depth].rot = o.rot
+    s.inc[depth].ntakes = o.ntakes
+    for j in range(o.ntakes):
+        s.inc[depth].takes[j] = o.takes[j]
+    s.inc_len = depth + 1
+
+
+cdef int check_limits(Search *s) noexcept nogil:
+    if s.max_nodes > 0 and s.nodes >= s.max_nodes:
+        s.aborted = 1
+    elif s.deadline > 0 and _now() >= s.deadline:
+        s.aborted = 2
+    elif (s.nodes & 16383) == 0:
+        # let Ctrl-C stop a long search (run() then raises KeyboardInterrupt)
+        with gil:
+            if _check_signals() != 0:
+                _clear_error()
+                s.aborted = 6
+    return s.aborted
+
+
+cdef int expand(Search *s, int depth, int n, int count, int alpha, int ub, int leader,
+                long long *work) noexcept nogil:
+    """Search the outcomes ``out[depth][:count]`` of the room start in ``S[depth]``."""
+    cdef Outcome *buf = s.out[depth]
+    cdef Outcome *o
+    cdef int best = NEG, i, v, a, m
+    cdef long long before
+    cdef int j, sel
+    cdef Outcome tmp
+    for i in range(count):
+        if best >= ub or best >= s.beta:
+            break
+        # the next child in the order of _cmp_order, by selection: most
+        # children are cut by their bound, so a full sort is wasted work
+        sel = i
+        for j in range(i + 1, count):
+            if _cmp_order(&buf[j], &buf[sel]) < 0:
+                sel = j
+        if sel != i:
+            tmp = buf[i]
+            buf[i] = buf[sel]
+            buf[sel] = tmp
+        o = &buf[i]
+        if o.terminal:
+            if o.score > best:
+                best = o.score
+            if o.score > s.inc_score or not s.inc_found:
+                record_incumbent(s, depth, o)
+            continue
+        a = alpha if alpha > best else best
+        if o.ub <= a:
+            # sorted by bound: no later child can beat alpha either
+            if o.ub > best:
+                best = o.ub
+            break
+        m = step_into(s, depth, n, o)
+        before = s.nodes
+        v = node(s, depth + 1, m, &o.hs, (1 - leader) if s.coop else 0, 1 if s.flee != 2 else 0, a, o.ub)
+        work[0] += s.nodes - before
+        if s.aborted:
+            return NEG
+        if v > best:
+            best = v
+    return best
+
+
+cdef int step_into(Search *s, int depth, int n, Outcome *o) noexcept nogil:
+    """Record ``o`` as the path's step at ``depth`` and lay out its child room
+    start in ``S[depth + 1]``: the carried card, then ``S`` rotated by the
+    avoids, minus its room.  Returns the child's number of cards."""
+    cdef int j
+    s.path[depth].rot = o.rot
+    s.path[depth].ntakes = o.ntakes
+    for j in range(o.ntakes):
+        s.path[depth].takes[j] = o.takes[j]
+    return _child_cards(s.S[depth], n, o, s.S[depth + 1])
+
+
+cdef void rollout(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok) noexcept nogil:
+    """One greedy line, before the proof: in every room take the way out that
+    keeps the most health in hand (after the unavoidable damage).  Its only
+    use is a sensible best-found line should a limit stop the search early."""
+    cdef Tally t
+    cdef int i, j, count, m, pick = -1, best_key = -1000000000, key
+    cdef Outcome *o
+    if depth + 1 >= MAXDEPTH:
+        return
+    _tally(s.S[depth], n, &t)
+    count = enumerate_room(s, depth, n, hs, leader, rotations(s, n, avoid_ok), &t, NEG)
+    if s.aborted:
+        return
+    for i in range(count):
+        o = &s.e_buf[i]
+        if o.terminal:
+            key = 100000 + o.score if o.score > 0 else -100000 + o.score
+        else:
+            key = (o.order & 1023) * 64     # health left after the unavoidable damage
+            for j in range(s.nheroes):
+                key += o.hs.hp[j]
+        if key > best_key:
+            best_key = key
+            pick = i
+    if pick < 0:
+        return
+    o = &s.e_buf[pick]
+    if o.terminal:
+        if not s.inc_found or o.score > s.inc_score:
+            record_incumbent(s, depth, o)
+        return
+    m = step_into(s, depth, n, o)
+    rollout(s, depth + 1, m, &o.hs, (1 - leader) if s.coop else 0, 1 if s.flee != 2 else 0)
+
+
+cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha, int known_ub) noexcept nogil:
+    """The value of the room start in ``S[depth]`` if above ``alpha``, else an upper
+    bound <= alpha.  ``known_ub``: its bound as its parent rated it, or UNKNOWN."""
+    cdef int8_t *S = s.S[depth]
+    cdef int i, j, ub, best, count, h0, slack
+    cdef Tally t
+    cdef Heroes hc
+    cdef int pruned, nprobe
+    cdef uint32_t present
+    cdef uint64_t k1 = 0, k2 = 0
+    cdef Entry *e
+    cdef long long work = 1
+    s.nodes += 1
+    if s.max_nodes > 0 and s.nodes > s.max_nodes:
+        s.aborted = 1
+        return NEG
+    if (s.nodes & 1023) == 0 and check_limits(s):
+        return NEG
+    if depth + 1 >= MAXDEPTH:
+        s.aborted = 3
+        return NEG
+    _tally(S, n, &t)
+    hc = hs[0]
+    present = t.mmask
+    _canon(&hc, present, s.nheroes, s.lenient)
+    hs = &hc
+    # (hero 1's health is not in the key: the entry holds bounds for every health)
+    tt_key(S, n, hs, s.coop, leader, avoid_ok, &k1, &k2)
+    if known_ub != UNKNOWN:
+        ub = known_ub     # the parent computed it (rate_outcomes), and it is > alpha
+    else:
+        ub = bound_at(s, &t, hs, S, n, rotations(s, n, avoid_ok), &slack)
+        if ub <= alpha:
+            return ub
+    h0 = hs.hp[0] - 1
+    e = tt_probe(&s.tt, k1, k2)
+    if e != NULL:
+        s.tt.hits += 1
+        if e.lo[h0] == e.hi[h0] or e.lo[h0] >= s.beta:
+            return e.lo[h0]
+        if e.hi[h0] <= alpha:
+            return e.hi[h0]
+        if e.hi[h0] < ub:
+            ub = e.hi[h0]
+    # an upper bound stored for a less worn weapon holds here too
+    # (weapons are canonical, see _canon: only last kills of the monsters left
+    # occur); the nearest ``wear_probes`` of them are probed
+    for j in range(s.nheroes):
+        if hs.w[j] == 0:
+            continue
+        nprobe = 0
+        for i in range(hs.k[j] + 1, 17):
+            if not (present & (1u << (i if s.lenient else i - 1))):
+                continue
+            nprobe += 1
+            if nprobe > s.wear_probes:
+                break
+            e = tt_probe_as(&s.tt, k1, k2, j, 2, hs.k[j], i)
+            if e != NULL and e.hi[h0] < ub:
+                ub = e.hi[h0]
+                if ub <= alpha:
+                    s.tt.hits += 1
+                    return ub
+    if s.coop:
+        # the value never decreases with hero 2's health either: an upper
+        # bound stored for a little more health holds here too (measured:
+        # probing up to 3 points above finds nearly every such cut)
+        for i in range(hs.hp[1] + 1, hs.hp[1] + 4 if hs.hp[1] + 4 <= MAXHP + 1 else MAXHP + 1):
+            e = tt_probe_as(&s.tt, k1, k2, 1, 0, hs.hp[1], i)
+            if e != NULL and e.hi[h0] < ub:
+                ub = e.hi[h0]
+                if ub <= alpha:
+                    s.tt.hits += 1
+                    return ub
+    count = enumerate_room(s, depth, n, hs, leader, rotations(s, n, avoid_ok), &t, alpha)
+    pruned = s.e_pruned
+    best = expand(s, depth, n, count, alpha, ub, leader, &work)
+    if s.aborted:
+        return NEG
+    if pruned > best:
+        best = pruned      # (only when best <= alpha: pruned outcomes are <= alpha)
+    if work > <long long> 4000000000:
+        work = <long long> 4000000000
+    if best <= alpha:
+        tt_store(&s.tt, k1, k2, hs.hp[0], NEG, best, <uint32_t> work)
+    elif best >= s.beta:
+        # cut short by decide(): only a lower bound
+        tt_store(&s.tt, k1, k2, hs.hp[0], best, ub, <uint32_t> work)
+    else:
+        tt_store(&s.tt, k1, k2, hs.hp[0], best, best, <uint32_t> work)
+    return best
+
+
+cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list heroes, int leader,
+              int potion_mask, int help_used, int avoid_ok, long long max_nodes, double timeout,
+              int single, int single_alpha):
+    """Search from a position given as Python ints (card codes, hero tuples); the
+    tests are appended to ``test_log`` as (alpha, result, nodes so far)."""
+    cdef Heroes hs
+    cdef int i, n, best, count = 0, ub, alpha, v, slack, lo, hi
+    cdef bint high, loss_probed = False
+    cdef long long tests0
+    cdef Tally t
+    cdef long long work = 0
+    cdef bint midroom
+    cdef uint8_t takes[4]
+    cdef int8_t rm[4]
+    memset(&hs, 0, sizeof(Heroes))
+    for i in range(len(heroes)):
+        hs.hp[i] = heroes[i][0]
+        hs.w[i] = heroes[i][1]
+        hs.k[i] = heroes[i][2]
+    s.max_nodes = max_nodes
+    s.deadline = _now() + timeout if timeout > 0 else 0.0
+    s.aborted = 0
+    s.inc_found = 0
+    s.inc_score = NEG
+    s.inc_len = 0
+    n = len(room) + len(dungeon)
+    if n > MAXN:
+        raise ValueError("too many cards")
+    for i in range(len(room)):
+        s.S[0][i] = room[i]
+    for i in range(len(dungeon)):
+        s.S[0][len(room) + i] = dungeon[i]
+    midroom = not (taken == 0 and (len(room) == 4 or len(dungeon) == 0))
+    _tally(s.S[0], n, &t)
+    ub = bound(s, &t, &hs, &slack)
+    if midroom:
+        # part-way through a room: enumerate how it can end once, then search
+        # the next room starts from them (expand builds a child as the carried
+        # card + S[4:], so the dungeon is laid out from index 4).
+        begin_room(s, 0, leader, len(dungeon) == 0, &t)
+        for i in range(len(room)):
+            rm[i] = room[i]
+        enum_takes(s, rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs,
+                        potion_mask, help_used, t.mtot, takes, 0, -1, 0, 0, 0, 0)
+        count = compact(s, s.e_buf, s.e_count)
+        rate_outcomes(s, s.e_buf, count, &t, NULL, 0)
+        for i in range(len(dungeon)):
+            s.S[0][4 + i] = dungeon[i]
+        n = len(dungeon) + 4
+    # Null-window tests from the top ("is there a line scoring > alpha?"):
+    # a high alpha lets the upper bounds cut most of the tree, and most
+    # deals score at or near the bound.  A failed test returns an upper
+    # bound, which sets the next alpha; once no win is possible, one full
+    # search finds the best loss.
+    if not midroom:
+        rollout(s, 0, n, &hs, leader, avoid_ok)
+    alpha = ub - 1
+    best = NEG
+    s.beta = single_alpha + 1 if single else NO_BETA
+    if single:
+        # one question only: "is there a line scoring > single_alpha?"
+        alpha = single_alpha
+        if s.inc_found and s.inc_score > alpha:
+            return {"value": None, "bound": s.inc_score, "high": True,
+                    "incumbent": s.inc_score, "steps": steps(s), "aborted": 0}
+    tests0 = s.tests
+    hi = ub          # proven upper bound
+    lo = NEG         # proven lower bound: the best line found, or a test's
+    high = False
+    while True:
+        if s.inc_found and s.inc_score > lo:
+            lo = s.inc_score
+        if not single:
+            if lo >= hi:
+                best = hi
+                break
+            # A null window below the proven upper bound ``hi``: a line
+            # reaching alpha + 1 ends the test.  Each test that fails costs
+            # more than the one before, so the tests step down by ``step``
+            # (measured: 3 saves 25-50 % of the nodes of stepping by one, in
+            # co-op and in solo hard; in co-op 4, with the rules below, 8 % fewer
+            # than 3 on deals 1-50; solo keeps 3: with 4 it takes 1.6 % fewer
+            # nodes but 16 % more time), except the first test, right below the
+            # root's bound (where most solo deals score).  After a test that
+            # found a line, the next asks whether that line can be beaten
+            # (alpha = lo): the line found is often the best, and then that
+            # one failing test ends the search (measured against testing
+            # hi - 1 first: 9-10 % fewer co-op nodes on seeds 1-24, 3 % fewer
+            # in solo classic 1-1000).  Once the tests reach ``zero_at`` with
+            # no win found, the next asks whether there is any win at all
+            # (alpha 0): most deals whose value is that low are lost, and
+            # every test above 0 was then wasted (measured: 25 % fewer nodes
+            # on co-op 52 deals with values <= 18, 46 % in solo hard).  Once
+            # no win is left, co-op asks first whether the best loss reaches
+            # the bound (``loss_probe``); then one search with the full window
+            # (alpha NEG) finds the best loss.
+            if hi > 0:
+                if s.tests == tests0:
+                    alpha = hi - 1
+                elif high:
+                    # (a line found by the test at 0 below may be far below
+                    # the value: then step down from hi again)
+                    alpha = lo if hi - lo <= s.step else hi - s.step
+                else:
+                    alpha = hi - s.step
+                    if alpha <= s.zero_at and lo <= 0:
+                        # deals that low are mostly lost: ask at once
+                        # whether any win is left, instead of stepping on
+                        alpha = 0
+                if alpha < lo:
+                    alpha = lo
+                if alpha < 0:
+                    alpha = 0
+            elif s.loss_probe and not loss_probed and lo > NEG:
+                # no win left: is the best loss the upper bound?  (lo < hi
+                # here, or the loop has ended, so hi - 1 >= lo)
+                alpha = hi - 1
+                loss_probed = True
+            else:
+                alpha = NEG
+            s.beta = alpha + 1 if alpha > NEG else NO_BETA
+        s.loss_phase = alpha < 0
+        if midroom:
+            v = expand(s, 0, n, count, alpha, ub, leader, &work)
+        else:
+            v = node(s, 0, n, &hs, leader, avoid_ok, alpha, UNKNOWN)
+        s.tests += 1
+        test_log.append((alpha, v, s.nodes))
+        if s.aborted:
+            break
+        if single:
+            return {"value": None, "bound": v, "high": v > alpha,
+                    "incumbent": s.inc_score if s.inc_found else None,
+                    "steps": steps(s), "aborted": 0}
+        if alpha == NEG:
+            best = v
+            break
+        high = v > alpha
+        if high:
+            # (a reused table can prove it without a line being walked)
+            if v > lo:
+                lo = v
+        else:
+            hi = v
+    if s.aborted == 6:
+        raise KeyboardInterrupt
+    return {
+        "value": None if s.aborted else best,
+        "incumbent": s.inc_score if s.inc_found else None,
+        "steps": steps(s),
+        "aborted": s.aborted,
+    }

@@ -1,0 +1,66 @@
+# cython: language_level=3
+"""The one struct the parts of the search core share, field by field with its owner.
+
+A ``Searcher`` (``_core``) holds one ``Search`` and passes its address to every
+part.  Each field is written by the part named above it and only read by the
+others (the exceptions are named at the field).  No module at run time.
+"""
+from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t
+from ._types cimport MAXN, MAXDEPTH, GROUPS, Outcome, Step, Tally
+from ._table cimport Table
+
+ctypedef struct Search:
+    # -- the rules and the tuning knobs: set by _core (the Searcher), read by all
+    int coop, lenient, flee     # flee: 0 classic, 1 easy, 2 hard
+    int nheroes
+    int step                    # how far below the proven upper bound the next test asks
+    int zero_at                 # no win found and the next test would ask <= this: ask 0 instead
+    int wear_probes             # per hero, how many less worn weapons the table is probed for
+    int horizon                 # cards deep_extra looks ahead; 0: off
+    int loss_probe              # no win left: first ask whether the best loss reaches the bound
+
+    # -- the table: _table (the driver counts its hits in tt.hits)
+    Table tt
+
+    # -- the driver, _search: the path, the incumbent, the tests, the limits
+    int8_t S[MAXDEPTH][MAXN]    # the room start at each depth of the path
+    Step path[MAXDEPTH]
+    Step inc[MAXDEPTH + 1]      # the incumbent: the best line found
+    int inc_len
+    int inc_score
+    int inc_found
+    bint loss_phase             # alpha < 0: the loss bound is worth computing (read by _bounds)
+    int beta                    # decide(): stop a room start as soon as a line reaches beta
+    long long tests
+    long long nodes             # (zeroed by _core before a search that reuses the table)
+    long long max_nodes
+    double deadline
+    int aborted                 # 0 none, 1 nodes, 2 time, 3 depth, 6 Ctrl-C; 4 outcomes (_rooms)
+
+    # -- the enumeration, _rooms: the outcome lists and the scratch of one room
+    Outcome *out[MAXDEPTH]      # the outcomes of the room start at each depth (read by _search)
+    # outcome groups (rotation, carried card) of the room start being enumerated
+    int16_t g_head[GROUPS]
+    uint32_t g_stamp[GROUPS]
+    uint32_t g_present[GROUPS]
+    uint32_t stamp
+    int e_terminal_idx
+    int e_count
+    Outcome *e_buf
+    int e_rot
+    int e_final
+    int e_leader
+    int e_best_terminal
+    Tally e_ptally              # the cards not yet taken on the enumeration's path
+    int e_alpha                 # outcomes whose bound cannot beat it need not be listed
+    int e_pruned                # the largest bound of the outcomes not listed (read by _search)
+    Tally *e_tally              # the cards of the room start being enumerated
+    # rate_outcomes' memo of the damage per (next room, weapons): 256 slots
+    uint64_t m_keys[256]
+    uint32_t m_stamps[256]
+    int16_t m_dmg[256]
+    int16_t m_room[256]         # the room's own extra in m_dmg; -1: deep_extra done (or none)
+    int m_sump[256]
+    int m_maxp[256]
+    uint32_t m_stamp
+    int m_used
