@@ -33,7 +33,6 @@ current room without seeing the order and is already at most today's figure.
 from __future__ import annotations
 
 import math
-import random
 import time
 from fractions import Fraction
 from typing import Optional
@@ -221,37 +220,16 @@ class BeliefSearch:
     # ------------------------------------------------------ clairvoyant leaves
     def _clairvoyant(self, state: State, n: int) -> tuple:
         """The clairvoyant value of a belief, scaled by ``n!`` (floats)."""
-        from .hints import _multiset_permutations
+        from .hints import unseen_orders
         self.horizon_leaves += 1
         self._check_time()
         unseen, below = state.dungeon[:n], state.dungeon[n:]
-        by_class = {}
-        for c in unseen:
-            by_class.setdefault(_cls(c), []).append(c)
-        labels = [_cls(c) for c in unseen]
-        distinct = math.factorial(n)
-        for cards in by_class.values():
-            distinct //= math.factorial(len(cards))
-        if distinct <= max(self.samples, self.enumerate_limit):
-            seqs = _multiset_permutations(labels)
-        else:
+        enumerated, orders = unseen_orders(unseen, self.samples, self.rng_seed, self.enumerate_limit)
+        if not enumerated:
             self.horizon_sampled = True
-            rng = random.Random(self.rng_seed)
-
-            def seqs_():
-                for _ in range(self.samples):
-                    seq = list(labels)
-                    rng.shuffle(seq)
-                    yield seq
-            seqs = seqs_()
         wins = total = count = 0
-        for seq in seqs:
-            used = {k: 0 for k in by_class}
-            order = []
-            for lab in seq:
-                order.append(by_class[lab][used[lab]])
-                used[lab] += 1
-            w, s = self._leaf(_with_deal(state, state.room, tuple(order) + below))
+        for order in orders:
+            w, s = self._leaf(_with_deal(state, state.room, order + below))
             wins += w
             total += s
             count += 1

@@ -467,6 +467,47 @@ def _multiset_permutations(items: list):
         a[i + 1:] = reversed(a[i + 1:])
 
 
+def unseen_orders(cards, samples: int, rng_seed: int, enumerate_limit: int):
+    """Orders of the face-down ``cards`` to solve: ``(enumerated, orders)``.
+
+    Cards of one class (kind and value) are interchangeable, so an order is its
+    class sequence, each class giving its cards in the order ``cards`` lists
+    them.  Every distinct sequence when there are at most
+    ``max(samples, enumerate_limit)`` (``enumerated`` True, lexicographic),
+    else ``samples`` shuffles of the classes in ``cards``' order drawn with
+    ``rng_seed``.  ``orders`` yields tuples of cards, top first.
+    """
+    by_class = {}
+    for card in cards:
+        by_class.setdefault((card.kind, card.value), []).append(card)
+    labels = [(c.kind, c.value) for c in cards]
+    distinct = math.factorial(len(labels))
+    for group in by_class.values():
+        distinct //= math.factorial(len(group))
+    enumerated = distinct <= max(samples, enumerate_limit)
+    if enumerated:
+        sequences = _multiset_permutations(labels)
+    else:
+        rng = random.Random(rng_seed)
+
+        def draws():
+            for _ in range(samples):
+                seq = list(labels)
+                rng.shuffle(seq)
+                yield seq
+        sequences = draws()
+
+    def orders():
+        for seq in sequences:
+            used = {k: 0 for k in by_class}
+            order = []
+            for lab in seq:
+                order.append(by_class[lab][used[lab]])
+                used[lab] += 1
+            yield tuple(order)
+    return enumerated, orders()
+
+
 @dataclass(frozen=True)
 class TableActionValue:
     """One legal action at a real table, with its two figures, named for what they are.
@@ -543,34 +584,12 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     actions = probe.legal_actions()
     valuer = _Valuer(position.rules, tt_mb, max_nodes, timeout, cache, engine)
     hits0 = valuer.cache.hits
-    # Cards of one class are interchangeable: represent each order by the
-    # class sequence, then give every class its cards in a fixed order.
-    by_class = {}
-    for card in position.unseen:
-        by_class.setdefault((card.kind, card.value), []).append(card)
-    labels = [(c.kind, c.value) for c in position.unseen]
     distinct = position.distinct_orders()
-    if distinct <= max(samples, enumerate_limit):
-        clair_kind = "enumerated"
-        sequences = _multiset_permutations(labels)
-    else:
-        clair_kind = "sampled"
-        rng = random.Random(rng_seed)
-
-        def draws():
-            for _ in range(samples):
-                seq = list(labels)
-                rng.shuffle(seq)
-                yield seq
-        sequences = draws()
+    enumerated, orders_to_solve = unseen_orders(position.unseen, samples, rng_seed, enumerate_limit)
+    clair_kind = "enumerated" if enumerated else "sampled"
     scores = [[] for _ in actions]
     orders = 0
-    for seq in sequences:
-        used = {k: 0 for k in by_class}
-        order = []
-        for lab in seq:
-            order.append(by_class[lab][used[lab]])
-            used[lab] += 1
+    for order in orders_to_solve:
         state = position.state(order)
         for i, action in enumerate(actions):
             scores[i].append(valuer.value(state.play(action)))
