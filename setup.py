@@ -1,7 +1,7 @@
 """Builds the Cython search core; everything else is declared in pyproject.toml.
 
-The core is five extension modules (docs/solver.md, "Where each part lives"):
-``_table``, ``_bounds``, ``_rooms`` and ``_search`` call one another through the
+The core is six extension modules (docs/solver.md, "Where each part lives"):
+``_table``, ``_bounds``, ``_rooms``, ``_search`` and ``_shortest`` call one another through the
 declarations in their ``.pxd`` files, and ``_core`` is the Python-facing API.
 """
 import os
@@ -32,7 +32,7 @@ if not os.path.islink(alias):
             shutil.copy2(os.path.join(HERE, "solver", name), os.path.join(alias, name))
 
 # the parts before their users (each cimports only the ones above it)
-PARTS = ["_table", "_bounds", "_rooms", "_search", "_core"]
+PARTS = ["_table", "_bounds", "_rooms", "_search", "_shortest", "_core"]
 
 extensions = [
     Extension(f"scoundrel_solver.{name}", [f"solver/{name}.pyx"], extra_compile_args=["-O3"])

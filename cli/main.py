@@ -160,16 +160,17 @@ def run_solve(game: GameOptions, as_json: bool, pretty: bool, max_nodes, timeout
         click.echo("Dungeon (top first): " + render.cards_text(chosen.deck, pretty))
         click.echo()
     result = solve(deck=chosen.deck, rules=chosen.rules, seed=chosen.seed, max_nodes=max_nodes,
-                   timeout=timeout, tt_mb=tt_mb)
-    result, shorter = render.shorter_result(result)
+                   timeout=timeout, tt_mb=tt_mb, shortest=True)
+    result = render.shorter_result(result)
     if as_json:
         _print_json(result.as_dict())
         return
     click.echo(render.verdict(result))
     if result.line:
         click.echo("Line: " + result.line_text)
-        if shorter is not None:
-            click.echo(render.shorter_note(shorter))
+        note = render.shorter_note(result)
+        if note is not None:
+            click.echo(note)
         click.echo()
         try:
             story = render.narrate(result.start, result.line, pretty)

@@ -122,24 +122,25 @@ def after_room_text(state: State) -> str:
     return heroes_text(state)
 
 
-def shorter_result(result: Result):
-    """``result`` with a line of fewer rooms when one is found (solo, proven scores,
-    the compiled core), and the :class:`LineChoice` when it was shortened, else None.
-
-    Co-op is left alone: its checks cost seconds each (solver/lines.py)."""
-    if not (result.exact and result.line and result.engine == "core" and not result.rules.coop):
-        return result, None
-    from scoundrel_solver.lines import shortest_line
-    choice = shortest_line(result.start, result.line, result.score)
-    if choice.rooms >= len(result.line):
-        return result, None
-    return dataclasses.replace(result, line=choice.line), choice
+def shorter_result(result: Result) -> Result:
+    """``result`` of ``solve(shortest=True)`` as shown: when its search for the
+    fewest rooms stopped at its limit, the proof's line with its loops cut."""
+    if result.shortest is False and result.line:
+        from scoundrel_solver.lines import cut_cycles
+        cut = cut_cycles(result.start, result.line)
+        if len(cut) < len(result.line):
+            return dataclasses.replace(result, line=cut)
+    return result
 
 
-def shorter_note(choice) -> str:
-    proof = "the fewest possible" if choice.proven else "not proven the fewest"
-    return (f"  (a line of {count(choice.rooms, 'room')} instead of the search's {choice.given_rooms}, "
-            f"the same score; {proof}; found in {choice.seconds:.2f} s)")
+def shorter_note(result: Result):
+    """What the line's length is known to be, or None when nobody asked."""
+    if result.shortest is True:
+        return f"  ({count(len(result.line), 'room')}: no optimal line has fewer)"
+    if result.shortest is False:
+        return (f"  ({count(len(result.line), 'room')}; not proven the fewest: the search for them "
+                f"stopped at its limit)")
+    return None
 
 
 def verdict(result: Result) -> str:

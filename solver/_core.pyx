@@ -8,7 +8,8 @@ to dicts.  No search logic lives here.  The parts, each in its own file:
 * ``_table``  the transposition table and its keys;
 * ``_rooms``  the enumeration of one room (outcomes, Pareto fronts, commuting takes);
 * ``_bounds`` the upper bounds;
-* ``_search`` the driver (node, the null-window tests, the incumbent, the limits).
+* ``_search`` the driver (node, the null-window tests, the incumbent, the limits);
+* ``_shortest`` the second search, for the fewest rooms among the optimal lines.
 
 The search mirrors the rules of ``solver.state`` (proven equal by the
 differential tests against ``solver.reference``).  The unit of search is a
@@ -20,6 +21,7 @@ from ._types cimport FRESH
 from ._table cimport BUCKET, Entry, tt_grow
 from ._state cimport Search
 from ._search cimport search_init, search_free, run as _run, steps as _steps_of
+from ._shortest cimport shortest_run as _shortest_run
 
 from ._table import TT_ENTRY_BYTES, TT_BUCKET
 
@@ -182,6 +184,14 @@ cdef class Searcher:
         return _run(&self.st, self.test_log, room, dungeon, taken, heroes, leader, potion_mask,
                     help_used, avoid_ok, max_nodes, timeout, single, single_alpha)
 
+    def shortest(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
+                 int help_used, int avoid_ok, int target, int known_rooms, long long max_nodes,
+                 double timeout):
+        """The fewest rooms of a line from the position scoring ``target`` (its proven
+        optimum), and that line; see ``_shortest.pyx``."""
+        return _shortest_run(&self.st, room, dungeon, taken, heroes, leader, potion_mask, help_used,
+                             avoid_ok, target, known_rooms, max_nodes, timeout)
+
 
 def _heroes_of(state):
     heroes = []
@@ -236,33 +246,13 @@ def new_searcher(rules, tt_mb=256):
     return Searcher(1 if rules.coop else 0, 1 if rules.lenient else 0, flee, float(tt_mb))
 
 
-def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=True):
-    """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects.
-
-    ``searcher`` (from :func:`new_searcher`, same rules) reuses its table.  A
-    table filled by earlier searches can prove a value without walking the
-    line that reaches it, so with a reused searcher ask ``want_line=False``:
-    the value is exact, the line may then be partial and is not returned.
-    """
+def _line_of(list steps):
+    """The core's steps, (avoids, takes) per room start, as rooms of actions."""
     from .state import AVOID, Take
     from .cards import full_pack
-    rules = state.rules
-    if state.finished:
-        return {"score": state.score, "line": [], "nodes": 0, "exact": True, "limit": None, "tt": {}}
-    if searcher is None:
-        s = new_searcher(rules, tt_mb)
-    else:
-        s = searcher
-        if s.coop != (1 if rules.coop else 0) or s.lenient != (1 if rules.lenient else 0) \
-                or s.flee != {"classic": 0, "easy": 1, "hard": 2}[rules.flee]:
-            raise ValueError("the searcher was made for other rules")
-        s.nodes = 0
-    out = s.run([c.index for c in state.room], [c.index for c in state.dungeon], state.taken, _heroes_of(state),
-                state.leader, _potion_mask(state), 1 if state.help_used else 0, 1 if state.can_avoid() else 0,
-                int(max_nodes or 0), float(timeout or 0.0))
     pack = full_pack()
     line = []
-    for rot, takes in out["steps"]:
+    for rot, takes in steps:
         for _ in range(rot):
             line.append([AVOID])
         room = []
@@ -273,21 +263,77 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
                 mode = "w" if t & 64 else "b"
             room.append(Take(card, mode, bool(t & 128)))
         line.append(room)
+    return line
+
+
+def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=True, shortest=False,
+           line_max_nodes=0):
+    """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects.
+
+    ``searcher`` (from :func:`new_searcher`, same rules) reuses its table.  A
+    table filled by earlier searches can prove a value without walking the
+    line that reaches it, so with a reused searcher ask ``want_line=False``:
+    the value is exact, the line may then be partial and is not returned.
+
+    ``shortest``: once the score is proven, a second search (``_shortest``)
+    finds the fewest rooms of a line reaching it and returns that line, chosen
+    by a fixed rule (so it is the same however the first search ran);
+    ``"shortest"`` then says whether it completed (within ``line_max_nodes``
+    and what is left of ``max_nodes`` and ``timeout``; else the first search's
+    line is kept) and ``"line_nodes"`` what it cost.  Its table entries have
+    keys of their own.
+    """
+    import time as _time
+    rules = state.rules
+    if state.finished:
+        return {"score": state.score, "line": [], "nodes": 0, "exact": True, "limit": None, "tt": {},
+                "shortest": True if shortest else None, "line_nodes": 0}
+    if searcher is None:
+        s = new_searcher(rules, tt_mb)
+    else:
+        s = searcher
+        if s.coop != (1 if rules.coop else 0) or s.lenient != (1 if rules.lenient else 0) \
+                or s.flee != {"classic": 0, "easy": 1, "hard": 2}[rules.flee]:
+            raise ValueError("the searcher was made for other rules")
+        s.nodes = 0
+    t0 = _time.monotonic()
+    position = ([c.index for c in state.room], [c.index for c in state.dungeon], state.taken, _heroes_of(state),
+                state.leader, _potion_mask(state), 1 if state.help_used else 0, 1 if state.can_avoid() else 0)
+    out = s.run(*position, int(max_nodes or 0), float(timeout or 0.0))
     limit = {0: None, 1: "nodes", 2: "time", 3: "depth", 4: "outcomes"}[out["aborted"]]
     exact = out["aborted"] == 0
     score = out["value"] if exact else out["incumbent"]
-    if not want_line:
-        line = None
-    elif not out["steps"]:
-        line = []
     if want_line and exact and score != out["incumbent"]:
         raise AssertionError(f"search core inconsistency: value {score} but best line scores {out['incumbent']}")
+    steps = out["steps"]
+    nodes = s.nodes
+    short, line_nodes = None, 0
+    if shortest and want_line and exact and steps:
+        left_nodes = int(line_max_nodes or 0)
+        if max_nodes:
+            left = max(1, int(max_nodes) - nodes)
+            left_nodes = min(left_nodes, left) if left_nodes else left
+        left_time = 0.0
+        if timeout:
+            left_time = max(1e-3, float(timeout) - (_time.monotonic() - t0))
+        s.nodes = 0
+        found = s.shortest(*position, int(score), sum(rot + 1 for rot, _ in steps), left_nodes, left_time)
+        line_nodes = s.nodes
+        s.nodes = nodes
+        short = found["rooms"] is not None
+        if short:
+            steps = found["steps"]
+    line = None
+    if want_line:
+        line = _line_of(steps) if steps else []
     return {
         "score": score,
         "line": line,
-        "nodes": s.nodes,
+        "nodes": nodes,
         "exact": exact,
         "limit": limit,
+        "shortest": short,
+        "line_nodes": line_nodes,
         "tt": {"entries": s.tt_used, "capacity": s.tt_capacity, "max_capacity": s.tt_max_capacity,
                "mb": round(s.tt_bytes / 2**20, 1),
                "hits": s.tt_hits, "tests": s.tests, "stores": s.tt_stores, "replaced": s.tt_replaced},

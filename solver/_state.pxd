@@ -37,6 +37,9 @@ ctypedef struct Search:
     double deadline
     int aborted                 # 0 none, 1 nodes, 2 time, 3 depth, 6 Ctrl-C; 4 outcomes (_rooms)
 
+    # -- the rooms search, _shortest: the score its lines must reach
+    int short_target
+
     # -- the enumeration, _rooms: the outcome lists and the scratch of one room
     Outcome *out[MAXDEPTH]      # the outcomes of the room start at each depth (read by _search)
     # outcome groups (rotation, carried card) of the room start being enumerated

@@ -33,6 +33,10 @@ class Result:
     tt: dict = field(default_factory=dict)
     deck: tuple = ()
     seed: Optional[int] = None    # the deal number, when a numbered deal was solved
+    # solve(shortest=True): True when the line is proven to have the fewest rooms of
+    # any optimal line, False when that search stopped at its limit; None: not asked
+    shortest: Optional[bool] = None
+    line_nodes: int = 0           # nodes of that search (not in ``nodes``, the proof's)
 
     @property
     def line_text(self) -> str:
@@ -54,7 +58,9 @@ class Result:
             "exact": self.exact,
             "limit": self.limit,
             "line": self.line_text,
+            "shortest": self.shortest,
             "nodes": self.nodes,
+            "line_nodes": self.line_nodes,
             "seconds": round(self.seconds, 6),
             "nodes_per_second": int(self.nodes / self.seconds) if self.seconds > 0 else None,
             "engine": self.engine,

@@ -15,6 +15,11 @@ from .rules import Rules
 from .state import State
 
 DEFAULT_TT_MB = 256
+# The search for the fewest rooms (solve(shortest=True)) may take this many nodes, or
+# as many as the proof took if that is more.  Measured (benchmarks/bench_shortest.py):
+# solo classic deals 1-200 at most 380,000, so solo lines are always proven the
+# fewest; co-op costs 1-4 times the proof's nodes, so there it may stop.
+LINE_NODES = 2_000_000
 ENGINES = ("core", "reference")
 
 
@@ -51,8 +56,14 @@ def start_state(deck=None, rules: Rules = None, seed=None, state: State = None) 
 
 
 def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max_nodes=None,
-          timeout=None, tt_mb=DEFAULT_TT_MB, engine=None) -> Result:
+          timeout=None, tt_mb=DEFAULT_TT_MB, engine=None, shortest: bool = False) -> Result:
     """Optimal play from a fresh deal (``deck`` or ``seed``) or from ``state``.
+
+    ``shortest``: once the score is proven, the line returned is one of the
+    fewest rooms among all optimal lines (an avoided room counts as a room),
+    picked by a fixed rule; ``Result.shortest`` says whether that was proven
+    (False: the search for it stopped at its limit, ``LINE_NODES`` or what is
+    left of ``max_nodes``/``timeout``, and the line is the proof's own).
 
     >>> r = solve(seed=42)                          # doctest: +SKIP
     >>> r.exact, r.won, r.score
@@ -63,10 +74,15 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
         raise ValueError(f"unknown engine {engine!r}")
     t0 = time.perf_counter()
     if engine == "core":
-        out = load_core().search(start, max_nodes=max_nodes or 0, timeout=timeout or 0.0, tt_mb=tt_mb)
+        out = load_core().search(start, max_nodes=max_nodes or 0, timeout=timeout or 0.0, tt_mb=tt_mb,
+                                 shortest=shortest, line_max_nodes=LINE_NODES)
     else:
         from .reference import solve_reference
         out = solve_reference(start, max_nodes=max_nodes, timeout=timeout)
+        if shortest and out["exact"] and out["line"]:
+            from .lines import fewest_rooms_reference
+            out["line"] = fewest_rooms_reference(start, out["score"])
+            out["shortest"] = True
     seconds = time.perf_counter() - t0
     score = out["score"]
     full_deck = tuple(start.room) + tuple(start.dungeon) if state is None else ()
@@ -74,4 +90,5 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
                   won=None if score is None else score > 0, exact=bool(out["exact"]),
                   line=out["line"], nodes=out["nodes"], seconds=seconds, engine=engine,
                   limit=out.get("limit"), tt=out.get("tt", {}), deck=full_deck,
-                  seed=seed if state is None else None)
+                  seed=seed if state is None else None, shortest=out.get("shortest"),
+                  line_nodes=out.get("line_nodes", 0))
