@@ -49,8 +49,9 @@ def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb):
     if as_json:
         out = {"type": "rate", **rating.as_dict()}
         if rating.exact and rating.line and not rating.rules.coop:
-            # the line shown is one of the fewest rooms found (solver/lines.py); the
-            # rating itself, measured on canonical_line, does not depend on it
+            # the line shown is an optimal line of fewest rooms (solver/lines.py, proven
+            # unless its search stops at its limit); the rating itself, measured on
+            # canonical_line, does not depend on it
             from scoundrel_solver import format_line
             from scoundrel_solver.lines import shortest_line
             out["line"] = format_line(shortest_line(State.new(rating.deck, rating.rules), rating.line,

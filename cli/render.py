@@ -165,9 +165,12 @@ def _number(value) -> str:
 
 
 def statistics(result: Result) -> list:
-    rate = f"{result.nodes / result.seconds:,.0f}" if result.seconds > 0 else "-"
-    lines = [f"Search: {count(result.nodes, 'node')} in {result.seconds:.3f} s ({rate} nodes/s), "
-             f"engine {result.engine}"]
+    total = result.nodes + result.line_nodes
+    rate = f"{total / result.seconds:,.0f}" if result.seconds > 0 else "-"
+    nodes = count(result.nodes, 'node')
+    if result.line_nodes:
+        nodes += f" to prove the score, {result.line_nodes:,} for the fewest rooms,"
+    lines = [f"Search: {nodes} in {result.seconds:.3f} s ({rate} nodes/s), engine {result.engine}"]
     if result.tt:
         lines.append("Table: " + ", ".join(f"{k} {_number(v)}" for k, v in result.tt.items()))
     return lines

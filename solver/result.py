@@ -62,7 +62,7 @@ class Result:
             "nodes": self.nodes,
             "line_nodes": self.line_nodes,
             "seconds": round(self.seconds, 6),
-            "nodes_per_second": int(self.nodes / self.seconds) if self.seconds > 0 else None,
+            "nodes_per_second": int((self.nodes + self.line_nodes) / self.seconds) if self.seconds > 0 else None,
             "engine": self.engine,
             "tt": dict(self.tt),
         }

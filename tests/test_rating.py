@@ -79,9 +79,12 @@ def test_rate_json_is_the_rating_with_its_seed():
     rules = Rules()
     expected = apply_calibration(analyse(deal(42, rules), rules, 42)).as_dict()
     assert out["seed"] == 42 and out["deck"] == expected["deck"]
-    for key in ("score", "won", "exact", "line", "label", "difficulty", "features", "decisions", "critical",
+    for key in ("score", "won", "exact", "label", "difficulty", "features", "decisions", "critical",
                 "canonical_line", "first_choices", "first_winning", "calibrated"):
         assert out[key] == expected[key], key
+    # the line shown is the optimal line of fewest rooms (the rating does not depend on it)
+    from scoundrel_solver import solve
+    assert out["line"] == solve(seed=42, rules=rules, shortest=True).line_text
     assert out["label"] in LABEL_NAMES
     assert final_score(out["deck"], rules, out["line"]) == out["score"]
 
