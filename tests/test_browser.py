@@ -1,7 +1,8 @@
 """The web game in a real browser: headless Chromium (Debian's chromium and chromium-driver)
 driven by Selenium plays deal 42 from start to finish through the page, with the mouse and
 the keyboard, asks a hint and a "why not", undoes a move, and checks the final score and the
-proven optimum the page shows against solve().
+proven optimum the page shows against solve(); then a co-op deal the same way, giving cards
+to the partner with a fight mode ("4Cw>") by both the mouse and the keyboard.
 
 Outside CI a machine without Chromium skips it; under CI (CI=true, as .ci/run runs) a missing
 browser is a failure, never a silent skip: .ci/run installs it.
@@ -28,6 +29,7 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:  # pragma: no cover - the test extra installs selenium
@@ -89,11 +91,11 @@ def play(driver, action: str, by_key: bool, expect: str) -> None:
             driver.find_element(By.ID, "avoid").click()
     else:
         card, how = action[:2], action[2:]
-        if how:
+        for mode in how:        # "w" or "b", and ">" (give, co-op): "8Cw>" is both
             if by_key:
-                body.send_keys({"w": "w", "b": "b", ">": "g"}[how])
+                body.send_keys({"w": "w", "b": "b", ">": "g"}[mode])
             else:
-                driver.find_element(By.CSS_SELECTOR, f'.mode[data-mode="{how}"]').click()
+                driver.find_element(By.CSS_SELECTOR, f'.mode[data-mode="{mode}"]').click()
         if by_key:
             cards = [c.get_attribute("data-card") for c in driver.find_elements(By.CSS_SELECTOR, "#room .card")]
             body.send_keys(str(cards.index(card) + 1))
@@ -180,3 +182,47 @@ def test_co_op_shows_both_heroes_and_the_give_move(server, browser):
     give = next(c for c in room if c.endswith("C") or c.endswith("S"))   # a monster given to the partner
     start = State.new(deal(42, Rules(mode="coop")), Rules(mode="coop"))
     play(browser, give + ">", by_key=True, expect=format_line(resolved_line(start, parse_line(give + ">"))))
+
+
+def test_play_a_coop_deal_to_the_end(server, browser):
+    rules = Rules(mode="coop")
+    best = solve(seed=2, rules=rules)
+    assert best.exact and best.won
+    moves_of = [str(a) for room in best.line for a in room]
+    assert any(m.endswith("w>") for m in moves_of) and any(m.endswith(">") and m[2] == ">" for m in moves_of)
+    browser.get(server.url + "/?seed=2&mode=coop")
+    first = str(deal(2, rules)[0])
+    wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, f'#room .card[data-card="{first}"]')))
+    assert browser.find_element(By.CSS_SELECTOR, '#heroes .hero[data-hero="2"] .hp').text == "20"
+
+    # a hint at the start: a best action, and a row for every legal action
+    browser.find_element(By.TAG_NAME, "body").send_keys("h")
+    wait(browser, 60).until(lambda d: d.find_element(By.ID, "hint-exact").get_attribute("data-best"))
+    legal = State.new(deal(2, rules), rules).legal_actions()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#hint-exact tr[data-action]")) == len(legal)
+
+    # a fight mode and giving combine ("8Cw>", "8Cb>"); Escape clears both
+    body = browser.find_element(By.TAG_NAME, "body")
+
+    def pressed():
+        return {b.get_attribute("data-mode") for b in browser.find_elements(By.CSS_SELECTOR, ".mode.on")}
+    body.send_keys("b")
+    browser.find_element(By.CSS_SELECTOR, '.mode[data-mode=">"]').click()
+    assert pressed() == {"b", ">"}
+    body.send_keys("w")
+    assert pressed() == {"w", ">"}
+    body.send_keys(Keys.ESCAPE)
+    assert pressed() == {""}
+
+    rooms = [[str(a) for a in room] for room in best.line]
+    moves = 0
+    for r, room in enumerate(rooms):
+        for i, action in enumerate(room):
+            play(browser, action, by_key=moves % 2 == 0, expect=format_line([*rooms[:r], room[:i + 1]]))
+            moves += 1
+    final = wait(browser, 60).until(EC.visibility_of_element_located((By.ID, "final-score")))
+    assert int(final.get_attribute("data-score")) == best.score
+    wait(browser, 120).until(lambda d: d.find_element(By.ID, "optimum").get_attribute("data-score"))
+    optimum = browser.find_element(By.ID, "optimum")
+    assert int(optimum.get_attribute("data-score")) == best.score and optimum.get_attribute("data-exact") == "true"
+    assert "You won" in browser.find_element(By.ID, "verdict").text

@@ -7,7 +7,8 @@ const SUITS = { C: "♣", S: "♠", H: "♥", D: "♦" };
 const VALUES = { J: 11, Q: 12, K: 13, A: 14, T: 10 };
 
 let game = null;        // {params: the deal and rules to send, obj: the last replay answer}
-let fightMode = "";     // "", "w", "b" or ">": how the next card is taken
+let fightMode = "";     // "", "w" or "b": how the next monster is fought
+let give = false;       // co-op: the next card goes to the partner (">"), with any fight mode
 let optimal = null;     // {rooms: [...], k: room shown} at the end
 let busy = false;
 
@@ -116,7 +117,7 @@ function render() {
   room.replaceChildren(...pos.room.map((c, i) => {
     const el = cardEl(c, { button: !pos.finished });
     el.dataset.index = String(i + 1);
-    if (!pos.finished) el.addEventListener("click", () => play(c + fightMode));
+    if (!pos.finished) el.addEventListener("click", () => play(takeOf(c)));
     return el;
   }));
   $("#line").textContent = obj.line ? "Line: " + obj.line : "Line: (no moves)";
@@ -126,9 +127,21 @@ function render() {
   else $("#end").hidden = true;
 }
 
+// the move for a card: the card, its fight mode, ">" when given to the partner ("8Cw>")
+function takeOf(card) {
+  return card + fightMode + (give ? ">" : "");
+}
+
+// "w"/"b" pick the fight mode (again: back to the default), ">" toggles giving, "" clears both
 function setMode(m) {
-  fightMode = fightMode === m ? "" : m;
-  document.querySelectorAll(".mode").forEach((b) => b.classList.toggle("on", b.dataset.mode === fightMode));
+  if (m === ">") give = !give;
+  else if (m === "") { fightMode = ""; give = false; }
+  else fightMode = fightMode === m ? "" : m;
+  document.querySelectorAll(".mode").forEach((b) => {
+    const on = b.dataset.mode === ">" ? give : b.dataset.mode === fightMode;
+    b.classList.toggle("on", on);
+    b.setAttribute("aria-pressed", String(on));
+  });
 }
 
 function clearHints() {
@@ -363,7 +376,7 @@ document.addEventListener("keydown", (e) => {
   const k = e.key.toLowerCase();
   if (k >= "1" && k <= "4" && game && !game.obj.position.finished) {
     const card = game.obj.position.room[Number(k) - 1];
-    if (card) play(card + fightMode);
+    if (card) play(takeOf(card));
   } else if (k === "w") setMode("w");
   else if (k === "b") setMode("b");
   else if (k === "g") setMode(">");
