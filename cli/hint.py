@@ -205,7 +205,7 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, b
                               "(it has unseen cards, not a dungeon)")
         _one_budget(ctx, table=True)
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds)
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds, time_budget=budget or None)
         _show(hint, None, as_json, pretty, position)
         return
     set_flags = [k for k in TABLE_FLAGS if typed(ctx, k)]
@@ -222,7 +222,7 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, b
         position = TablePosition.from_state(state, known_bottom_of_line(start, flat))
         _one_budget(ctx, table=True)
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds)
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds, time_budget=budget or None)
         _show(hint, chosen, as_json, pretty, position, moves=len(flat))
         return
     _one_budget(ctx, table=False)
@@ -232,9 +232,6 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, b
 
 def _one_budget(ctx, table: bool) -> None:
     """Each kind of hint has its own budget: refuse the other one rather than take it silently."""
-    if table and typed(ctx, "budget"):
-        raise usage_error("--time is the budget of an exact hint; a real-table hint's belief search "
-                          "takes --belief-seconds")
     if not table and typed(ctx, "belief_seconds"):
         raise usage_error("--belief-seconds is for a real-table hint (--room, --position with unseen "
                           "cards, or --table); an exact hint takes --time")

@@ -280,7 +280,9 @@ def time_option(f):
     return click.option(
         "--time", "budget", type=Seconds(zero=True), default=None, metavar="SECONDS",
         help=f"Exact hint: answer within this many seconds [default: {DEFAULT_TIME:g}; with --max-nodes/"
-             f"--timeout: 0]; what is not finished is shown as proven bounds.  0: until every score is exact.")(f)
+             f"--timeout: 0]; what is not finished is shown as proven bounds.  0: until every score is exact.  "
+             f"Real-table hint: the whole hint within this many seconds [default: no limit], orders not solved "
+             f"in time left out and said so.")(f)
 
 
 def hint_budget(budget, max_nodes, timeout) -> float:

@@ -266,7 +266,8 @@ class Session:
             if table:
                 position = TablePosition.from_state(state, known_bottom_of_line(self.states[0], self.actions))
                 hint = table_hint(position, samples=int(samples), rng_seed=DEFAULT_RNG_SEED,
-                                  tt_mb=min(self.tt_mb, TABLE_TT_MB), **self.search)
+                                  tt_mb=min(self.tt_mb, TABLE_TT_MB), time_budget=self.budget or None,
+                                  **self.search)
                 self.table_hints += 1
                 face_down = render.hint_position(state, self.pretty, position)[-1]
             else:

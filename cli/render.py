@@ -324,10 +324,16 @@ def _table_hint_lines(hint, pretty: bool) -> list:
         out.append(f"Clairvoyant bound: all {count(hint.orders, 'distinct order')} of the "
                    f"{count(hint.unseen, 'unseen card')} "
                    f"solved as if seen.")
+    elif hint.clairvoyant == "partial":
+        out.append(f"Clairvoyant bound: {hint.orders:,} of the {hint.distinct_orders:,} distinct orders of the "
+                   f"{count(hint.unseen, 'unseen card')} solved as if seen before the {hint.budget:g} s budget "
+                   f"ran out; the mean is theirs, the ranges proven bounds over all orders.")
     else:
         out.append(f"Clairvoyant bound: {count(hint.orders, 'random order')} of the "
                    f"{count(hint.unseen, 'unseen card')} solved "
-                   f"as if seen (rng-seed {hint.rng_seed}); 95% intervals.")
+                   f"as if seen (rng-seed {hint.rng_seed}); 95% intervals."
+                   + (f" The {hint.budget:g} s budget stopped the sampling." if hint.budget and hint.orders
+                      and hint.orders < hint.orders_planned else ""))
     if not hint.clairvoyant_proven:
         out.append("NOT PROVEN: a search limit was reached on some orders.")
     best = hint.actions[0]
@@ -340,7 +346,7 @@ def _table_hint_lines(hint, pretty: bool) -> list:
     out.append(line)
     out.append("")
     width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
-    ci = hint.clairvoyant == "sampled"
+    ci = hint.clairvoyant in ("sampled", "partial")
     head = "achievable" if hint.achievable == "exact" else "upper bound" if hint.achievable == "upper_bound" else ""
     cw = 22 if ci else 7
     if head:

@@ -202,6 +202,7 @@ class Hint:
     plan: tuple = ()            # exact hints: the best action and the rest of the room
     exact: bool = True          # every figure proven (table: the belief search completed)
     orders: int = 0             # table hints: orders solved
+    orders_planned: int = 0     # table hints: orders it set out to solve (more than orders: the budget stopped it)
     distinct_orders: Optional[int] = None   # table hints: how many distinct orders exist
     unseen: int = 0             # table hints: cards whose order is unknown
     rng_seed: Optional[int] = None
@@ -210,7 +211,7 @@ class Hint:
     seconds: float = 0.0
     cache_hits: int = 0
     table: Optional["TablePosition"] = None   # table hints: the position asked about
-    budget: float = 0.0         # exact hints: the time budget in seconds (0: until exact)
+    budget: float = 0.0         # the time budget in seconds (exact: 0 until exact; table: 0 none)
     # table hints ("belief"): what the win_chance/mean_score figures are
     achievable: Optional[str] = None  # "exact", "upper_bound" (depth-limited) or "none"
     depth: Optional[int] = None       # deals searched exactly when depth-limited
@@ -245,7 +246,8 @@ class Hint:
         else:
             d.update(achievable=self.achievable, depth=self.depth, beliefs=self.beliefs,
                      sampled_leaves=self.sampled_leaves, clairvoyant=self.clairvoyant,
-                     clairvoyant_proven=self.clairvoyant_proven, orders=self.orders,
+                     clairvoyant_proven=self.clairvoyant_proven, budget=self.budget, orders=self.orders,
+                     orders_planned=self.orders_planned,
                      distinct_orders=self.distinct_orders, unseen=self.unseen, rng_seed=self.rng_seed)
         d.update(nodes=self.nodes, solves=self.solves, seconds=round(self.seconds, 6))
         return d
@@ -547,10 +549,24 @@ class TableActionValue:
 DEFAULT_BELIEF_SECONDS = 5.0
 
 
+def score_range(state: State) -> tuple:
+    """The lowest and the highest final score any play from ``state`` can have:
+    every monster left unbeaten with no health (a loss scores health minus the
+    monsters left), or full health (solo: plus the largest potion left, as a
+    win ending on a potion at full health scores its value on top)."""
+    cards = list(state.room) + list(state.dungeon)
+    low = -sum(c.value for c in cards if c.is_monster)
+    if state.rules.coop:
+        return low, state.rules.heroes * MAX_HEALTH
+    potions = [c.value for c in cards if c.is_potion]
+    return low, MAX_HEALTH + (max(potions) if potions else 0)
+
+
 def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_seed: int = DEFAULT_RNG_SEED,
                tt_mb: int = 64, max_nodes=None, timeout=None, cache: Optional[SolveCache] = None,
                engine: Optional[str] = None, enumerate_limit: int = ENUMERATE_LIMIT,
-               belief_seconds: Optional[float] = DEFAULT_BELIEF_SECONDS, max_beliefs: Optional[int] = None) -> Hint:
+               belief_seconds: Optional[float] = DEFAULT_BELIEF_SECONDS, max_beliefs: Optional[int] = None,
+               time_budget: Optional[float] = None) -> Hint:
     """Rate every legal action when the order of the unseen cards is unknown.
 
     Two figures per action (:class:`TableActionValue`):
@@ -572,6 +588,16 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     Actions are ranked by the achievable figure (win chance, then mean score)
     when there is one, else by the clairvoyant figure, then by the fixed order
     of legal actions.
+
+    ``time_budget`` (seconds; None or 0: none): the whole hint answers within
+    it, give or take one search's check of the clock.  The clairvoyant orders
+    take at most half of it, the belief search what is left (and at most
+    ``belief_seconds`` per attempt).  Orders not solved in time are left out,
+    and said so: sampled orders keep an honest estimate over fewer samples
+    (a wider interval); a cut enumeration (``clairvoyant == "partial"``) gives
+    the mean over the orders solved and, as its interval, proven bounds over
+    all of them (each order not solved counted at the worst and the best
+    score it could have).
     """
     import time
     from .beliefsearch import BeliefSearch, BudgetExceeded
@@ -579,6 +605,7 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     if samples < 1:
         raise PositionError("--samples must be at least 1")
     t0 = time.perf_counter()
+    deadline = t0 + time_budget if time_budget else None
     probe = position.state(position.unseen)
     _check_playing(probe)
     actions = probe.legal_actions()
@@ -586,22 +613,50 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     hits0 = valuer.cache.hits
     distinct = position.distinct_orders()
     enumerated, orders_to_solve = unseen_orders(position.unseen, samples, rng_seed, enumerate_limit)
+    planned = distinct if enumerated else samples
     clair_kind = "enumerated" if enumerated else "sampled"
     scores = [[] for _ in actions]
     orders = 0
+    clair_deadline = None if deadline is None else t0 + time_budget / 2
     for order in orders_to_solve:
+        if clair_deadline is not None:
+            left = clair_deadline - time.perf_counter()
+            if left <= 0 and orders:
+                break
+            # (the first order is always solved, with the whole budget if need be)
+            left = left if orders else deadline - time.perf_counter()
+            valuer.timeout = max(1e-3, min(timeout, left) if timeout else left)
         state = position.state(order)
-        for i, action in enumerate(actions):
-            scores[i].append(valuer.value(state.play(action)))
+        stopped, proven = valuer.stopped, valuer.exact
+        row = [valuer.value(state.play(action)) for action in actions]
+        if clair_deadline is not None and orders and valuer.stopped > stopped \
+                and not (timeout and valuer.timeout >= timeout):
+            # the budget's clock stopped a search of this order: leave the order out
+            valuer.exact = proven
+            break
+        for i, v in enumerate(row):
+            scores[i].append(v)
         orders += 1
+    valuer.timeout = timeout
+    cut_short = orders < planned
+    if cut_short and enumerated:
+        clair_kind = "partial"
     clair_proven = valuer.exact
 
     # The belief search: exact if it completes, else depth-limited (an upper bound).
     achievable, depth, belief_values, beliefs, sampled_leaves = "none", None, None, 0, False
     attempts = [None, 0] if belief_seconds is None or belief_seconds > 0 else []
     for horizon in attempts:
-        search = BeliefSearch(position.rules, _Valuer(position.rules, tt_mb, max_nodes, timeout, cache, engine),
-                              max_beliefs=max_beliefs, timeout=belief_seconds, horizon=horizon, samples=samples,
+        seconds, per_solve = belief_seconds, timeout
+        if deadline is not None:
+            # within what is left of the budget, each leaf's solve too
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                break
+            seconds = left if seconds is None else min(seconds, left)
+            per_solve = min(timeout, seconds) if timeout else seconds
+        search = BeliefSearch(position.rules, _Valuer(position.rules, tt_mb, max_nodes, per_solve, cache, engine),
+                              max_beliefs=max_beliefs, timeout=seconds, horizon=horizon, samples=samples,
                               rng_seed=rng_seed, enumerate_limit=enumerate_limit)
         try:
             belief_values = [v for _, v in search.action_values(position)]
@@ -627,6 +682,12 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
         if clair_kind == "enumerated":
             lo_w = hi_w = wins / n if n else 0.0
             lo_m = hi_m = mean
+        elif clair_kind == "partial":
+            # proven bounds over all the orders: the ones not solved at the worst and the best
+            rest = planned - n
+            lo_w, hi_w = wins / planned, (wins + rest) / planned
+            low, high = score_range(probe)
+            lo_m, hi_m = (sum(known) + rest * low) / planned, (sum(known) + rest * high) / planned
         else:
             lo_w, hi_w = wilson(wins, n) or (0.0, 1.0)
             if n:
@@ -652,7 +713,7 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                 solves=valuer.solves, seconds=time.perf_counter() - t0,
                 cache_hits=valuer.cache.hits - hits0, table=position, achievable=achievable, depth=depth,
                 beliefs=beliefs, clairvoyant=clair_kind, clairvoyant_proven=clair_proven,
-                sampled_leaves=sampled_leaves)
+                sampled_leaves=sampled_leaves, budget=float(time_budget or 0.0), orders_planned=planned)
 
 
 # ------------------------------------------------------- known bottom cards

@@ -273,10 +273,10 @@ class Service:
             real_table = params.get("table") or "room" in params or "position" in params
             self._table_mb(params)
             if real_table:
+                # the whole hint within its time (the library leaves out the orders it
+                # cannot solve in time and says so), by default the most a request may ask
                 pool = self.heavy
-                seconds = self.limits.max_budget
-                if "time" in params:
-                    raise BadRequest("time: a real-table hint has no time budget; give timeout (per solve)")
+                seconds = self._seconds(params, "time", self.limits.max_budget)
             elif "timeout" in params or "max_nodes" in params:
                 seconds = self._seconds(params, "timeout", self.limits.budget)
             else:
