@@ -54,7 +54,7 @@ under the dungeon in order (avoided rooms) with --bottom.  Co-op values are
 Why is this move worse? --explain ACTION (move notation, e.g. 5D, 8Cb, avoid):
   scoundrel-solve hint --seed 42 --moves "3H 5D 5Cw" --explain 4H
   scoundrel-solve hint --room "5C 9S 3H TC" --health 9 --weapon 8D --last-kill 10 \\
-      --unseen "2S 6H 7S 4D 3S 9C" --explain TCb
+      --unseen "2S 6H 7S 4D 3S 9C" --explain avoid
 With the order known: the best line after ACTION, room by room, next to the
 best action's line, up to the room where it loses or falls behind (dead, less
 health or a lower score), and the final score of both; proven, or marked
