@@ -70,8 +70,8 @@ Moves: 5D take a card; QSw / 4Sb fight a monster with the weapon / bare-handed
   (no letter: the weapon if it may be used, else bare-handed); TD> give the card
   to your partner (co-op, one per room); avoid.  Several moves of this room on
   one line: 5D 5C 4H (all are played or none).  Rooms may be joined with ' | '.
-Commands: hint, hint table [N], explain ACTION, explain table ACTION, undo [N], moves,
-  look, help, quit (or Ctrl-D)."""
+Commands: hint, hint table [N], undo [N], moves, look, help, quit (or Ctrl-D);
+  explain ACTION (explain table ACTION at a real table): why ACTION is worse than the best move."""
 
 
 # ------------------------------------------------------------------ session
