@@ -19,7 +19,7 @@ from scoundrel_solver import AVOID, Avoid, IllegalMove, InputError, State, forma
 from scoundrel_solver.hints import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line, table_hint
 
 from . import render
-from .hint import exact_hint_within
+from .hint import exact_hint_within, explain_exact_within, explain_table_hint
 from .options import Game, GameOptions, game_options, pretty_option, hint_budget, search_options, time_option, usage_error
 
 EXIT_INTERRUPTED = 130
@@ -43,6 +43,9 @@ At the prompt:
                              within --time seconds (as the hint command)
   hint table [N]             what a player who cannot see the order should do
                              (N random orders, default {samples})
+  explain ACTION             why ACTION (e.g. 4H, 8Cb, avoid) is worse: its best
+                             line next to the best action's, room by room
+  explain table ACTION       the same at a real table: the typical outcome
   undo [N]                   take back the last move (or N moves); also
                              offered after a fatal move, before the game ends
   moves                      the line so far
@@ -67,7 +70,8 @@ Moves: 5D take a card; QSw / 4Sb fight a monster with the weapon / bare-handed
   (no letter: the weapon if it may be used, else bare-handed); TD> give the card
   to your partner (co-op, one per room); avoid.  Several moves of this room on
   one line: 5D 5C 4H (all are played or none).  Rooms may be joined with ' | '.
-Commands: hint, hint table [N], undo [N], moves, look, help, quit (or Ctrl-D)."""
+Commands: hint, hint table [N], undo [N], moves, look, help, quit (or Ctrl-D);
+  explain ACTION (explain table ACTION at a real table): why ACTION is worse than the best move."""
 
 
 # ------------------------------------------------------------------ session
@@ -92,6 +96,7 @@ class Session:
         self.actions = []
         self.exact_hints = 0
         self.table_hints = 0
+        self.explains = 0
         self.undos = 0
 
     @property
@@ -192,6 +197,8 @@ class Session:
             self.undo(words[1:])
         elif word in ("hint", "h"):
             self.hint(words[1:])
+        elif word in ("explain", "why"):
+            self.explain(words[1:])
         else:
             self.play(text)
 
@@ -287,6 +294,35 @@ class Session:
         if lines[-1].startswith("Solved "):
             lines = lines[:-2]
         for text in lines:
+            self.echo(text)
+
+    def explain(self, args) -> None:
+        """``explain ACTION`` (order known, as ``hint --explain``) or ``explain table ACTION``."""
+        table = bool(args) and args[0].lower() in ("table", "t")
+        if table:
+            args = args[1:]
+        if len(args) != 1:
+            self.echo("bad command: write explain ACTION (e.g. explain 4H), or explain table ACTION")
+            return
+        state = self.state
+        try:
+            if table:
+                position = TablePosition.from_state(state, known_bottom_of_line(self.states[0], self.actions))
+                why = explain_table_hint(position, args[0], TABLE_SAMPLES, DEFAULT_RNG_SEED, None,
+                                         self.search.get("max_nodes"), self.search.get("timeout"),
+                                         min(self.tt_mb, TABLE_TT_MB), what="explain")
+            else:
+                why = explain_exact_within(state, args[0], self.budget, self.search.get("max_nodes"),
+                                           self.search.get("timeout"), self.tt_mb, what="explain")
+        except InputError as exc:       # an illegal or unknown action: one line, the game goes on
+            self.echo(str(exc))
+            return
+        except KeyboardInterrupt:
+            self.echo("")
+            self.echo("explain interrupted; the game goes on")
+            return
+        self.explains += 1
+        for text in render.explain_lines(why, self.pretty):
             self.echo(text)
 
     # ------------------------------------------------------------ ends

@@ -369,3 +369,191 @@ def _table_hint_lines(hint, pretty: bool) -> list:
             row += f"{_pct(a.win_chance):<7}  {_num(a.mean_score):<12}  "
         out.append(row + f"{cwin:<{cw}}  {cmean}")
     return out
+
+
+# ------------------------------------------------------------------ explain
+def _after_step(step) -> str:
+    a = step.after
+    if a.finished:
+        return after_room_text(a)
+    return heroes_text(a)
+
+
+def _step_text(step, pretty: bool) -> str:
+    moves = " ".join(action_text(m, pretty) for m in step.moves)
+    return f"[{cards_text(step.cards, pretty)}]".ljust(13) + f"  {moves:<14} {ARROW} {_after_step(step)}"
+
+
+def _rooms_side_by_side(sides, upto, pretty: bool) -> list:
+    """Rooms of one or two lines (``[(label, steps), ...]``), up to room number ``upto`` (None: all)."""
+    out = []
+    width = max(len(label) for label, _ in sides) + 1
+    count_ = max(len(steps) for _, steps in sides)
+    for i in range(count_):
+        number = next(steps[i].number for _, steps in sides if i < len(steps))
+        if len(sides) == 1:
+            out.append(f"  Room {number:<3} {_step_text(sides[0][1][i], pretty)}")
+        else:
+            out.append(f"  Room {number}:")
+            for label, steps in sides:
+                text = _step_text(steps[i], pretty) if i < len(steps) else "(the game is over)"
+                out.append(f"    {label + ':':<{width}}  {text}".rstrip())
+        if upto is not None and number >= upto:
+            break
+    return out
+
+
+def _standing_text(step) -> str:
+    a = step.after
+    if a.finished:
+        return ("won, score " if a.won else "lost, score ") + signed(a.score)
+    return "dead" if a.dead else "health " + "+".join(str(h.health) for h in a.heroes)
+
+
+def _rest(steps, upto) -> str:
+    rest = [s for s in steps if s.number > upto]
+    return " | ".join(" ".join(str(m) for m in s.moves) for s in rest) or "(nothing: the game is over)"
+
+
+def explain_lines(why, pretty: bool = False) -> list:
+    """An explanation (solver/explain.py) for people: the verdict, the rooms up to
+    where the lines part, the final figures; each figure named for what it is."""
+    return _exact_explain(why, pretty) if why.kind == "exact" else _belief_explain(why, pretty)
+
+
+def _line_score(side) -> str:
+    if side.score is None:
+        return "no complete line found"
+    if side.exact:
+        return f"{score_text(side.score)} (proven optimal after it)"
+    if side.lo is not None and side.hi is not None and side.lo != side.hi:
+        return f"{score_text(side.score)} (the best line found; the optimum lies in {signed(side.lo)} to {signed(side.hi)})"
+    return f"{score_text(side.score)} (the best line found, not proven optimal)"
+
+
+def _exact_explain(why, pretty: bool) -> list:
+    act, best = action_text(why.action, pretty), action_text(why.best, pretty)
+    mine, his = why.explained, why.compared
+    out = [f"Explain {act} (exact: the order of the dungeon is known"
+           + ("" if why.exact else "; NOT PROVEN: a budget stopped a search, figures are the best found") + ")."]
+    if why.optimal and why.action == why.best:
+        out.append(f"{act} is the best action: {_line_score(mine)}.")
+    elif why.optimal:
+        out.append(f"{act} is optimal too (as good as the best action listed, {best}): {_line_score(mine)}.")
+    elif his is None:
+        out.append(f"{act}: {_line_score(mine)}; the best action listed is {best} "
+                   + ("(not proven better or worse within the budget)." if why.optimal is None else "."))
+    else:
+        proven = "proven worse" if why.optimal is False else "not proven worse"
+        out.append(f"{act} is {proven} than the best action, {best}: {score_text(mine.score)} against "
+                   f"{score_text(his.score)}.")
+        if why.diverges is not None:
+            out.append(f"Its best line falls behind {best}'s in room {why.diverges}.")
+    out.append("")
+    if his is None:
+        out.append(f"The best line after {act}, room by room:")
+        out.extend(_rooms_side_by_side([(f"after {act}", mine.rooms)], None, pretty))
+    else:
+        upto = why.diverges
+        out.append(f"The best lines, room by room" + (f", up to room {upto}:" if upto is not None else ":"))
+        sides = [(f"after {act}", mine.rooms), (f"after {best} (best)", his.rooms)]
+        out.extend(_rooms_side_by_side(sides, upto, pretty))
+        if upto is not None:
+            a = next((s for s in mine.rooms if s.number >= upto), mine.rooms[-1])
+            b = next((s for s in his.rooms if s.number >= upto), his.rooms[-1])
+            out.append(f"  {ARROW} here {act} falls behind: {_standing_text(a)} against {_standing_text(b)}")
+            out.append("Then:")
+            out.append(f"  after {act}: {_rest(mine.rooms, upto)}")
+            out.append(f"  after {best}: {_rest(his.rooms, upto)}")
+    out.append("")
+    final = [f"after {act}: {_final(mine)}"]
+    if his is not None:
+        final.append(f"after {best}: {_final(his)}")
+    out.append("Final: " + "; ".join(final) + ".")
+    return out
+
+
+def _final(side) -> str:
+    if side.score is None:
+        return "no complete line found"
+    verdict_ = "WON" if side.score > 0 else "LOST"
+    return f"{verdict_}, score {signed(side.score)} ({count(len(side.rooms), 'room')}" + \
+        ("" if side.exact else ", not proven optimal") + ")"
+
+
+def _policy_row(label: str, fig, width: int) -> str:
+    if not fig.games:
+        return f"  {label:<{width}}  no game finished within the budget"
+    wc, mc = fig.win_ci, fig.mean_ci
+    win = f"win {100 * fig.win_rate:5.1f}%"
+    if wc is not None and wc[0] != wc[1]:
+        win += f" ({100 * wc[0]:.1f} to {100 * wc[1]:.1f})"
+    mean = f"mean {signed(f'{fig.mean_score:.1f}')}"
+    if mc is not None and mc[0] != mc[1]:
+        mean += f" ({signed(f'{mc[0]:.1f}')} to {signed(f'{mc[1]:.1f}')})"
+    return f"  {label:<{width}}  {win}, {mean}  ({count(fig.games, 'game')})"
+
+
+def _belief_explain(why, pretty: bool) -> list:
+    act, best = action_text(why.action, pretty), action_text(why.best, pretty)
+    unseen = len(why.table.unseen)
+    out = [f"Explain {act} at a real table (the order of the {count(unseen, 'unseen card')} is unknown)."]
+    if why.action == why.best:
+        out.append(f"{act} is the action the real-table hint recommends.")
+    elif why.optimal:
+        out.append(f"{act} is optimal too: the exact belief search gives it the recommended {best}'s figures.")
+    else:
+        out.append(f"The real-table hint recommends {best}.")
+    how = "every distinct order" if why.enumerated else f"{count(why.orders_asked, 'random order')} (rng-seed {why.rng_seed})"
+    paired = "" if why.compared is None else ", the same orders for both (paired)"
+    what = "exact for this policy (every order played)" if why.enumerated and not why.stopped else \
+        "achievable by this policy (sampled), with 95% intervals"
+    out.append(f"Typical outcome, {what}: the policy played to the end over {how} of the unseen cards{paired}.")
+    out.append(f"  Policy: {why.policy}.")
+    labels = [f"after {act}"] + ([] if why.compared is None else [f"after {best} (recommended)"])
+    width = max(len(x) for x in labels)
+    out.append(_policy_row(labels[0], why.explained, width))
+    if why.compared is not None:
+        out.append(_policy_row(labels[1], why.compared, width))
+        if why.difference is not None:
+            m, ci = why.difference
+            text = f"  mean score difference ({act} {MINUS} {best}): {signed(f'{m:.1f}')}"
+            if ci is not None and ci[0] != ci[1]:
+                text += f" ({signed(f'{ci[0]:.1f}')} to {signed(f'{ci[1]:.1f}')})"
+            out.append(text)
+    hint_values = {a.action: a for a in why.hint.actions}
+    shown = [why.action] + ([] if why.compared is None else [why.best])
+    name = {"exact": "achievable (belief search, exact)", "upper_bound": "upper bound (belief search)"}
+    parts = []
+    for a in shown:
+        v = hint_values[a]
+        text = f"{action_text(a, pretty)}: "
+        if v.win_chance is not None and why.hint.achievable in name:
+            text += f"{name[why.hint.achievable]} win {_pct(v.win_chance).strip()}, mean {_num(v.mean_score).strip()}; "
+        text += (f"clairvoyant bound win {_pct(v.clairvoyant_win_chance).strip()}, "
+                 f"mean {_num(v.clairvoyant_mean_score).strip()}")
+        parts.append(text)
+    out.append("  The hint's own figures: " + " | ".join(parts))
+    if why.stopped:
+        out.append(f"The budget stopped the playouts after {count(why.samples, 'order')} of {why.orders_asked}; "
+                   f"raise --belief-seconds for more.")
+    rep = why.representative
+    if rep is not None:
+        out.append("")
+        out.append(f"A representative game (order {rep['order'] + 1}, the median score after {act}); "
+                   f"the unseen cards in that order: {cards_text(rep['cards'], pretty)}")
+        if rep["compared"] is None:
+            out.extend(_rooms_side_by_side([(f"after {act}", rep["explained"])], None, pretty))
+        else:
+            upto = why.diverges
+            sides = [(f"after {act}", rep["explained"]), (f"after {best}", rep["compared"])]
+            out.extend(_rooms_side_by_side(sides, upto, pretty))
+            if upto is not None:
+                a = next((s for s in rep["explained"] if s.number >= upto), rep["explained"][-1])
+                b = next((s for s in rep["compared"] if s.number >= upto), rep["compared"][-1])
+                out.append(f"  {ARROW} here {act} falls behind: {_standing_text(a)} against {_standing_text(b)}")
+        final = [f"after {act}: {after_room_text(rep['explained'][-1].after)}"]
+        if rep["compared"] is not None:
+            final.append(f"after {best}: {after_room_text(rep['compared'][-1].after)}")
+        out.append("In that game: " + "; ".join(final) + ".")
+    return out

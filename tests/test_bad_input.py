@@ -198,6 +198,21 @@ for name, line in LINES.items():
     case(f"line-replay-{name}", "replay", "--deck", SMALL, "--line", line)
     case(f"moves-hint-{name}", "hint", "--deck", SMALL, "--moves", line)
 case("moves-hint-table-illegal", "hint", "--deck", SMALL, "--moves", "7S", "--table")
+
+# --------------------------------------------------- hint --explain ACTION
+EXPLAIN = {"not-in-room": "7S", "unknown": "ZZ", "empty": "", "two-moves": "5D 3S", "weapon-without-weapon": "3Sw",
+           "give-in-solo": "5D>", "fight-mode-on-potion": "4Hw", "long": "5D" * 5000, "nul": "5D\x00"}
+for name, action in EXPLAIN.items():
+    case(f"explain-{name}", "hint", "--deck", SMALL, "--explain", action, says="--explain")
+    case(f"explain-json-{name}", "hint", "--deck", SMALL, "--explain", action, "--json", says="--explain")
+case("explain-table-not-in-room", *TABLE, "--explain", "7S", says="--explain")
+case("explain-seed-table-illegal", "hint", "--deck", SMALL, "--table", "--explain", "avoid avoid", says="--explain")
+case("explain-avoid-after-take", "hint", "--deck", SMALL, "--moves", "5D", "--explain", "avoid", says="--explain")
+case("explain-finished-game", "hint", "--deck", SMALL, "--moves", "5D 3S 9C | 4H 2D 7S", "--explain", "5D",
+     says="over")
+case("explain-finished-game-json", "hint", "--deck", SMALL, "--moves", "5D 3S 9C | 4H 2D 7S", "--explain", "5D",
+     "--json", says="over")
+case("explain-missing-value", "hint", "--deck", SMALL, "--explain", says="--explain")
 case("line-coop-two-gives", "replay", "--seed", "42", "--mode", "coop", "--line", "8C> 4H>")
 
 # ------------------------------------------ impossible real-table positions

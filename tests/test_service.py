@@ -201,11 +201,23 @@ def test_game_session(client):
 
 
 def test_explain_gives_the_line_after_the_move(client):
+    # /api/explain answers hint --explain's object (it was a solve object of the line after the move)
     hint = checked(client.get("/api/hint", params={"seed": 42, "time": 10}))
     for action in hint["actions"]:
         why = checked(client.get("/api/explain", params={"seed": 42, "move": action["action"]}))
-        assert why["type"] == "solve" and why["exact"]
-        assert why["score"] == action["score"]     # the value of the move is the optimum after it
+        assert why["type"] == "explain" and why["exact"]
+        assert why["explained"]["score"] == action["score"]     # the value of the move is the optimum after it
+        assert why["optimal"] == (action["score"] == hint["score"])
+
+
+def test_explain_is_the_cli_answer(client):
+    """The service and ``hint --explain`` give the same answer (the same library call), timing aside."""
+    got = checked(client.get("/api/explain", params={"seed": 42, "moves": "3H 5D 5Cw", "move": "4H"}))
+    want = cli_json("hint", "--seed", "42", "--moves", "3H 5D 5Cw", "--explain", "4H", "--time", "5",
+                    "--tt-mb", "64")
+    drop = TIMING | {"nodes"}
+    assert {k: v for k, v in got.items() if k not in drop} == {k: v for k, v in want.items() if k not in drop}
+    assert got["diverges_at_room"] == 2 and got["optimal"] is False
 
 
 def test_daily_game(client):

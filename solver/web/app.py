@@ -92,7 +92,8 @@ ENDPOINTS = [
              "The best next action and every action's value: exact for a numbered deal, real-table with "
              "table=true, room=... or position={...} (= scoundrel-solve hint --json).", "hint"),
     Endpoint("/api/explain", "explain", {**GAME, "moves": STR, "move": STR, **SEARCH},
-             "Why (not) this move: the best line from the position after it, as a solve object.", "solve",
+             "Why (not) this move: its best line next to the best move's, room by room, up to where it falls "
+             "behind (= scoundrel-solve hint --explain MOVE --json).", "explain",
              ("move",)),
     Endpoint("/api/replay", "replay", {**GAME, "line": STR},
              "Play a line from the start, show the position (= scoundrel-solve replay --json).", "replay"),

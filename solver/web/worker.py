@@ -127,19 +127,17 @@ def _undone_line(rule_argv: list, line: str, count: int) -> str:
     return format_line([room for room in out if room])
 
 
-def _explain(rule_argv: list, line: str, move: str, limits: dict) -> dict:
-    """Why (not) this move: the best line from the position after it, proven or
-    stopped by the budget (``exact`` false), as a ``solve`` object."""
-    from scoundrel_solver import parse_action, parse_line, replay, solve
-    start = _start(rule_argv)
-    state = replay(start, parse_line(line))[-1]
-    if state.finished:
-        from scoundrel_solver import PositionError
-        raise PositionError("the game is over: no move to explain")
-    after = state.play(parse_action(move))
-    result = solve(state=after, timeout=limits.get("timeout"), max_nodes=limits.get("max_nodes"),
-                   tt_mb=limits.get("tt_mb", 64))
-    return result.as_dict()
+def _explain(rule_argv: list, line: str, move: str, limits: dict) -> tuple:
+    """Why (not) this move: ``hint --explain`` (solver/explain.py), so the service
+    and the CLI give the same answer; an ``explain`` object.  ``timeout`` is the
+    budget of the whole explanation (``--time``), or with ``max_nodes`` the
+    limits of each search."""
+    argv = ["hint", *rule_argv, "--moves", line, "--explain", move, "--tt-mb", str(limits.get("tt_mb", 64))]
+    if limits.get("max_nodes") is not None:
+        argv += ["--max-nodes", str(limits["max_nodes"]), "--timeout", f"{limits['timeout']:g}"]
+    else:
+        argv += ["--time", f"{limits['timeout']:g}"]
+    return run_cli(argv + ["--json"])
 
 
 def run_job(job: tuple) -> tuple:
@@ -156,8 +154,7 @@ def run_job(job: tuple) -> tuple:
             new = _guarded(_undone_line, rule_argv, line, count)
         elif kind == "explain":
             _, rule_argv, line, move, limits = job
-            out = _guarded(_explain, rule_argv, line, move, limits)
-            return (400 if out.get("type") == "error" else 200), out
+            return _explain(rule_argv, line, move, limits)
         else:
             return 500, error(f"unknown job {kind!r}", 500)
         if isinstance(new, dict):

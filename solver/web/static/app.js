@@ -288,15 +288,25 @@ async function tableHint() {
 
 async function explain(action) {
   await guarded("explain", async () => {
+    // an explain object (hint --explain): the line after the move next to the best move's
     const r = await api("/api/explain", { ...game.params, moves: game.obj.line, move: action, timeout: 10 });
-    const verdict = r.score == null ? "no complete line found" :
-      `${r.exact ? "the best score after it is" : "the best found after it (not proven) is"} ${signed(r.score)}` +
-      ` (${r.won ? "a win" : "a loss"})`;
+    const mine = r.explained;
+    const verdict = mine.score == null ? "no complete line found" :
+      `${mine.exact ? "the best score after it is" : "the best found after it (not proven) is"} ${signed(mine.score)}` +
+      ` (${mine.score > 0 ? "a win" : "a loss"})`;
     const box = $("#why");
     box.innerHTML = "";
     const p = document.createElement("p");
-    p.textContent = `${action}: ${verdict}. The best line after it: ${r.line || "(the game ends)"}`;
-    p.dataset.score = String(r.score);
+    let text = `${action}: ${verdict}. The best line after it: ${mine.line || "(the game ends)"}`;
+    if (r.optimal && r.action === r.best) text += ". It is the best move.";
+    else if (r.optimal) text += `. It is as good as the best move, ${r.best}.`;
+    else if (r.compared) {
+      text += `. The best move, ${r.best}, scores ${signed(r.compared.score)}`;
+      if (r.diverges_at_room != null) text += `; ${action}'s line falls behind in room ${r.diverges_at_room}`;
+      text += ".";
+    }
+    p.textContent = text;
+    p.dataset.score = String(mine.score);
     box.appendChild(p);
     $("#hints").hidden = false;
   });
