@@ -13,7 +13,7 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import render
 from .options import (RULE_PARAMS, GameOptions, game_options, hint_budget, json_option, pretty_option,
-                      search_options, time_option, typed, usage_error)
+                      progress_option, search_options, time_option, typed, usage_error)
 from .options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber
 
 HINT_HELP = """The best next action, and what every legal action is worth.
@@ -180,10 +180,10 @@ def _table_options(f):
 @pretty_option
 @time_option
 @search_options
+@progress_option
 @click.pass_context
 def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, belief_seconds, as_json, pretty,
-                 budget, max_nodes,
-                 timeout, tt_mb, **table):
+                 budget, max_nodes, timeout, tt_mb, progress, **table):
     real_table = table["room"] is not None or table["position"] is not None
     if real_table:
         if game.has_deck:
@@ -196,7 +196,7 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, b
         if isinstance(position, State):   # the file gives the dungeon in order
             if not hide_order:
                 _one_budget(ctx, table=False)
-                hint = exact_hint_within(position, budget, max_nodes, timeout, tt_mb)
+                hint = exact_hint_within(position, budget, max_nodes, timeout, tt_mb, progress)
                 _show(hint, None, as_json, pretty, None)
                 return
             position = TablePosition.from_state(position)
@@ -226,7 +226,7 @@ def hint_command(ctx, game: GameOptions, moves, hide_order, samples, rng_seed, b
         _show(hint, chosen, as_json, pretty, position, moves=len(flat))
         return
     _one_budget(ctx, table=False)
-    hint = exact_hint_within(state, budget, max_nodes, timeout, tt_mb)
+    hint = exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress)
     _show(hint, chosen, as_json, pretty, None, moves=len(flat))
 
 
@@ -240,14 +240,16 @@ def _one_budget(ctx, table: bool) -> None:
                           "cards, or --table); an exact hint takes --time")
 
 
-def exact_hint_within(state, budget, max_nodes, timeout, tt_mb) -> Hint:
-    """The exact hint within ``--time`` (a progress line on a terminal's stderr while it waits);
-    ``hint`` and ``play`` both ask it here, so they answer alike."""
+def exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress=None) -> Hint:
+    """The exact hint within ``--time`` (a progress line on stderr while it waits, if
+    ``progress``; None: on a terminal); ``hint`` and ``play`` both ask it here, so
+    they answer alike."""
     budget = hint_budget(budget, max_nodes, timeout)
-    if budget == 0:
-        return exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
-    with ProgressLine() as progress:
-        return exact_hint(state, tt_mb=tt_mb, budget=budget, progress=progress)
+    with ProgressLine(enabled=progress) as line:
+        if budget == 0:
+            return exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
+                              search_progress=line.search)
+        return exact_hint(state, tt_mb=tt_mb, budget=budget, progress=line)
 
 
 def _show(hint: Hint, chosen, as_json, pretty, position, moves=0):
