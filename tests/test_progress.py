@@ -17,9 +17,11 @@ import json
 import os
 import pty
 import re
+import signal
 import select
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -285,3 +287,39 @@ def test_cli_rate_hint_daily_and_play_report_their_searches(monkeypatch):
     assert progress_lines(played.stderr)[-1]["what"] == "solving the deal"
     quiet = invoke(["play", "--seed", "3"], input=line.replace(" | ", "\n") + "\n")
     assert quiet.stderr == "" and quiet.stdout == played.stdout
+
+
+def test_ctrl_c_at_a_terminal_erases_the_line_and_prints_one_error():
+    env = dict(os.environ, **QUICK)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-c", "from scoundrel_solver.cli.main import main; main()",
+                             "--seed", "3", "--mode", "coop"],           # about 10 s: stopped after 2
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    err = b""
+    deadline = time.monotonic() + 60
+    sent = False
+    while time.monotonic() < deadline:
+        r, _, _ = select.select([master], [], [], 0.2)
+        if not sent and b"nodes/s" in err and time.monotonic() > deadline - 58:
+            proc.send_signal(signal.SIGINT)
+            sent = True
+        if not r:
+            if proc.poll() is not None:
+                break
+            continue
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    code = proc.wait(30)
+    os.close(master)
+    out = proc.stdout.read().decode()
+    text = err.decode()
+    assert sent and code == 130
+    assert progress_lines(text.rsplit("\r\033[K", 1)[0])        # the line was shown ...
+    assert text.endswith("\r\033[Kerror: interrupted\r\n")      # ... erased, then the one error line
+    assert "WIN" not in out and "LOSS" not in out
