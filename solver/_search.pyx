@@ -3,8 +3,9 @@
 
 Owns the path (``Search.S``, ``path``), the incumbent (``inc*``), the tests
 (``tests``, ``beta``, ``loss_phase``), the counters and the limits (``nodes``,
-``max_nodes``, ``deadline``, ``aborted``) and the progress reports (``report*``); asks ``_rooms`` for the outcomes of a
-room start, ``_bounds`` for bounds and ``_table`` for stored ones.
+``max_nodes``, ``deadline``, ``aborted``) and the progress reports
+(``report*``); asks ``_rooms`` for the outcomes of a room start, ``_bounds``
+for bounds and ``_table`` for stored ones.
 
 The search maximises the final score.  ``node(alpha)`` returns the exact
 value when it exceeds ``alpha`` and otherwise an upper bound <= alpha
