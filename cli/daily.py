@@ -6,16 +6,16 @@ docs/daily.md); this module parses and prints.
 from __future__ import annotations
 
 import datetime
-import sys
 
 import click
 
 from scoundrel_solver import Rules, format_line
 from scoundrel_solver.daily import METHODS, daily_challenge, parse_date
+from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.rating import LABEL_NAMES
 
 from . import render
-from .options import Game, GameOptions, json_option, pretty_option, rule_options
+from .options import Game, GameOptions, json_option, pretty_option, progress_option, rule_options
 from .options import MAX_JOBS, WholeNumber
 
 DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a date.
@@ -64,13 +64,20 @@ def play_flags(rules: Rules) -> str:
     return "".join(" " + f for f in flags)
 
 
-def _progress(to_stderr: bool):
-    if not to_stderr:
-        return None
+class _CandidateProgress:
+    """The progress line of the daily's search: the candidate being analysed,
+    and (with one job) what its analysis is doing."""
 
-    def note(k, seed):
-        click.echo(f"\rsolving candidate {k + 1} ...", err=True, nl=False)
-    return note
+    def __init__(self, line: ProgressLine):
+        self.line = line
+        self.k = 0
+
+    def candidate(self, k, seed) -> None:
+        self.k = k
+        self.line.show(f"daily: candidate {k + 1} (deal {seed}) ...")
+
+    def search(self, what, bounds=True):
+        return self.line.search(f"daily: candidate {self.k + 1}, {what}", bounds)
 
 
 @click.command("daily", help=DAILY_HELP, short_help="The daily challenge: one winnable deal a day.")
@@ -87,14 +94,14 @@ def _progress(to_stderr: bool):
                    "v1 until 2026-12-31, v2 from 2027-01-01]")
 @json_option
 @pretty_option
-def daily_command(when, difficulty, reveal, jobs, method, as_json, pretty, **rule_flags):
+@progress_option
+def daily_command(when, difficulty, reveal, jobs, method, as_json, pretty, progress, **rule_flags):
     date = parse_date(when) if when is not None else today_utc()
     rules = GameOptions(**rule_flags).rules()
-    noisy = sys.stderr.isatty()
-    challenge = daily_challenge(date, rules, difficulty, method=method,
-                                progress=_progress(noisy), jobs=jobs)
-    if noisy:
-        click.echo("\r\033[K", err=True, nl=False)
+    with ProgressLine(enabled=progress) as line:
+        told = _CandidateProgress(line)
+        challenge = daily_challenge(date, rules, difficulty, method=method, progress=told.candidate, jobs=jobs,
+                                    search_progress=told.search)
     if as_json:
         click.echo(render.json_text({"type": "daily", **challenge.as_dict(reveal)}))
         return

@@ -14,7 +14,7 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import render
 from .options import (RULE_PARAMS, GameOptions, game_options, hint_budget, json_option, pretty_option,
-                      search_options, time_option, typed, usage_error)
+                      progress_option, search_options, time_option, typed, usage_error)
 from .options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber
 
 HINT_HELP = """The best next action, and what every legal action is worth.
@@ -198,9 +198,10 @@ def _table_options(f):
 @pretty_option
 @time_option
 @search_options
+@progress_option
 @click.pass_context
 def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rng_seed, belief_seconds, as_json,
-                 pretty, budget, max_nodes, timeout, tt_mb, **table):
+                 pretty, budget, max_nodes, timeout, tt_mb, progress, **table):
     real_table = table["room"] is not None or table["position"] is not None
     if real_table:
         if game.has_deck:
@@ -214,10 +215,11 @@ def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rn
             if not hide_order:
                 _one_budget(ctx, table=False)
                 if explain is not None:
-                    why = explain_exact_within(position, explain, budget, max_nodes, timeout, tt_mb)
+                    why = explain_exact_within(position, explain, budget, max_nodes, timeout, tt_mb,
+                                               progress=progress)
                     _show_explain(why, None, as_json, pretty)
                     return
-                hint = exact_hint_within(position, budget, max_nodes, timeout, tt_mb)
+                hint = exact_hint_within(position, budget, max_nodes, timeout, tt_mb, progress)
                 _show(hint, None, as_json, pretty, None)
                 return
             position = TablePosition.from_state(position)
@@ -256,10 +258,10 @@ def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rn
         return
     _one_budget(ctx, table=False)
     if explain is not None:
-        why = explain_exact_within(state, explain, budget, max_nodes, timeout, tt_mb)
+        why = explain_exact_within(state, explain, budget, max_nodes, timeout, tt_mb, progress=progress)
         _show_explain(why, chosen, as_json, pretty, moves=len(flat))
         return
-    hint = exact_hint_within(state, budget, max_nodes, timeout, tt_mb)
+    hint = exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress)
     _show(hint, chosen, as_json, pretty, None, moves=len(flat))
 
 
@@ -270,14 +272,16 @@ def _one_budget(ctx, table: bool) -> None:
                           "cards, or --table); an exact hint takes --time")
 
 
-def exact_hint_within(state, budget, max_nodes, timeout, tt_mb) -> Hint:
-    """The exact hint within ``--time`` (a progress line on a terminal's stderr while it waits);
-    ``hint`` and ``play`` both ask it here, so they answer alike."""
+def exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress=None) -> Hint:
+    """The exact hint within ``--time`` (a progress line on stderr while it waits, if
+    ``progress``; None: on a terminal); ``hint`` and ``play`` both ask it here, so
+    they answer alike."""
     budget = hint_budget(budget, max_nodes, timeout)
-    if budget == 0:
-        return exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
-    with ProgressLine() as progress:
-        return exact_hint(state, tt_mb=tt_mb, budget=budget, progress=progress)
+    with ProgressLine(enabled=progress) as line:
+        if budget == 0:
+            return exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
+                              search_progress=line.search)
+        return exact_hint(state, tt_mb=tt_mb, budget=budget, progress=line)
 
 
 def _explained_action(state, text: str, what: str = "--explain"):
@@ -291,14 +295,16 @@ def _explained_action(state, text: str, what: str = "--explain"):
         raise type(exc)(f"{what}: {exc}") from None
 
 
-def explain_exact_within(state, text, budget, max_nodes, timeout, tt_mb, what="--explain") -> Explanation:
-    """``--explain`` with the order known, within ``--time`` as the hint (``hint`` and ``play`` ask it here)."""
+def explain_exact_within(state, text, budget, max_nodes, timeout, tt_mb, what="--explain",
+                         progress=None) -> Explanation:
+    """``--explain`` with the order known, within ``--time`` as the hint (``hint`` and ``play`` ask it
+    here); a progress line on stderr while it waits, if ``progress`` (None: on a terminal)."""
     action = _explained_action(state, text, what)
     budget = hint_budget(budget, max_nodes, timeout)
     if budget == 0:
         return explain_exact(state, action, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
-    with ProgressLine() as progress:
-        return explain_exact(state, action, tt_mb=tt_mb, budget=budget, progress=progress)
+    with ProgressLine(enabled=progress) as line:
+        return explain_exact(state, action, tt_mb=tt_mb, budget=budget, progress=line)
 
 
 def explain_table_hint(position, text, samples, rng_seed, belief_seconds, max_nodes, timeout, tt_mb,

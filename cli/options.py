@@ -254,6 +254,11 @@ def usage_error(message: str) -> click.UsageError:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for machines.")
+progress_option = click.option(
+    "--progress/--no-progress", "progress", default=None,
+    help="While a search runs over a second, show on stderr what it is doing (the score's proven bounds, "
+         "tests, nodes, nodes/s, time), one line rewritten in place and erased before the answer.  "
+         "[default: when stderr is a terminal]")
 pretty_option = click.option("--pretty", is_flag=True, help="Print cards for people: 10♦ instead of TD.")
 
 

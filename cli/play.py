@@ -17,10 +17,12 @@ import click
 
 from scoundrel_solver import AVOID, Avoid, IllegalMove, InputError, State, format_line, parse_line, replay, solve
 from scoundrel_solver.hints import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line, table_hint
+from scoundrel_solver.progress import ProgressLine
 
 from . import render
 from .hint import exact_hint_within, explain_exact_within, explain_table_hint
-from .options import Game, GameOptions, game_options, pretty_option, hint_budget, search_options, time_option, usage_error
+from .options import (Game, GameOptions, game_options, pretty_option, hint_budget, progress_option, search_options,
+                      time_option, usage_error)
 
 EXIT_INTERRUPTED = 130
 TABLE_SAMPLES = DEFAULT_SAMPLES   # as `hint`: the same position gets the same figures
@@ -84,13 +86,15 @@ class Session:
     """
 
     def __init__(self, game: Game, echo: Callable[[str], None], pretty: bool = False,
-                 max_nodes=None, timeout=None, tt_mb: int = 256, title: Optional[str] = None, budget=None):
+                 max_nodes=None, timeout=None, tt_mb: int = 256, title: Optional[str] = None, budget=None,
+                 progress=None):
         self.game = game
         self.echo = echo
         self.pretty = pretty
         self.search = dict(max_nodes=max_nodes, timeout=timeout)
         self.tt_mb = tt_mb
         self.budget = budget            # --time of the exact hints, as `hint` takes it
+        self.progress = progress        # --progress/--no-progress (None: on a terminal's stderr)
         self.title = title or render.deal_title(game)
         self.states = [game.start()]
         self.actions = []
@@ -279,7 +283,7 @@ class Session:
                 face_down = render.hint_position(state, self.pretty, position)[-1]
             else:
                 hint = exact_hint_within(state, self.budget, self.search.get("max_nodes"),
-                                         self.search.get("timeout"), self.tt_mb)
+                                         self.search.get("timeout"), self.tt_mb, self.progress)
                 self.exact_hints += 1
                 face_down = None
         except KeyboardInterrupt:
@@ -313,7 +317,8 @@ class Session:
                                          min(self.tt_mb, TABLE_TT_MB), what="explain")
             else:
                 why = explain_exact_within(state, args[0], self.budget, self.search.get("max_nodes"),
-                                           self.search.get("timeout"), self.tt_mb, what="explain")
+                                           self.search.get("timeout"), self.tt_mb, what="explain",
+                                           progress=self.progress)
         except InputError as exc:       # an illegal or unknown action: one line, the game goes on
             self.echo(str(exc))
             return
@@ -367,7 +372,9 @@ class Session:
         if start.rules.coop and start.cards_left() > 24:
             self.echo("Working out the optimal score of this deal (Ctrl-C skips it)...")
         try:
-            result = solve(state=start, tt_mb=self.tt_mb, **self.search)
+            with ProgressLine(enabled=self.progress) as line:
+                result = solve(state=start, tt_mb=self.tt_mb, progress=line.search("solving the deal"),
+                               **self.search)
         except KeyboardInterrupt:
             self.echo("")
             return "Optimal for this deal: not worked out (interrupted)."
@@ -429,7 +436,7 @@ class Terminal:
         return line
 
 
-def _daily_game(game: GameOptions, date: Optional[datetime.date]):
+def _daily_game(game: GameOptions, date: Optional[datetime.date], progress=None):
     try:
         from scoundrel_solver.daily import daily_challenge
     except ImportError as exc:
@@ -438,7 +445,10 @@ def _daily_game(game: GameOptions, date: Optional[datetime.date]):
         raise usage_error("the daily challenge is not available in this build") from None
     rules = game.rules()
     when = date or datetime.datetime.now(datetime.timezone.utc).date()  # the same day as `daily`
-    challenge = daily_challenge(when, rules)
+    from .daily import _CandidateProgress
+    with ProgressLine(enabled=progress) as line:
+        told = _CandidateProgress(line)
+        challenge = daily_challenge(when, rules, progress=told.candidate, search_progress=told.search)
     chosen = Game(rules, tuple(challenge.deck), challenge.seed)
     title = f"Daily challenge {challenge.id} ({when.isoformat()}): {render.deal_title(chosen)}"
     return chosen, title
@@ -452,18 +462,19 @@ def _daily_game(game: GameOptions, date: Optional[datetime.date]):
 @pretty_option
 @time_option
 @search_options
-def play_command(game: GameOptions, daily, date, pretty, budget, max_nodes, timeout, tt_mb):
+@progress_option
+def play_command(game: GameOptions, daily, date, pretty, budget, max_nodes, timeout, tt_mb, progress):
     if date is not None and not daily:
         raise usage_error("--date goes with --daily")
     if daily:
         if game.has_deck:
             raise usage_error("--daily picks the dungeon: drop --seed/--deck")
-        chosen, title = _daily_game(game, date.date() if date is not None else None)
+        chosen, title = _daily_game(game, date.date() if date is not None else None, progress)
     else:
         chosen, title = game.game(), None
     hint_budget(budget, max_nodes, timeout)      # --time with --max-nodes: refused before the game starts
     session = Session(chosen, click.echo, pretty=pretty, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
-                      title=title, budget=budget)
+                      title=title, budget=budget, progress=progress)
     terminal = Terminal()
     session.start()
     try:

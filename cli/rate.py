@@ -9,10 +9,11 @@ import sys
 import click
 
 from scoundrel_solver import Rules, State
+from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.rating import CALIBRATION_TARGET, Rating, calibration, rate
 
 from . import render
-from .options import GameOptions, game_options, json_option, search_options
+from .options import GameOptions, game_options, json_option, progress_option, search_options
 
 RATE_HELP = """Rate how hard a deal is: easy, medium, hard, expert, or unwinnable.
 
@@ -41,11 +42,14 @@ engine missing.
 @game_options
 @json_option
 @search_options
-def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb):
+@progress_option
+def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb, progress):
     chosen = game.game()
     if chosen.rules.coop and not as_json and sys.stderr.isatty():
         click.echo("rating a co-op deal: its exact solve and win checks can take minutes ...", err=True)
-    rating = rate(chosen.deck, chosen.rules, chosen.seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout)
+    with ProgressLine(enabled=progress) as line:
+        rating = rate(chosen.deck, chosen.rules, chosen.seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout,
+                      search_progress=line.search)
     if as_json:
         out = {"type": "rate", **rating.as_dict()}
         if rating.exact and rating.line and not rating.rules.coop:

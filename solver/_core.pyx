@@ -25,14 +25,38 @@ from ._shortest cimport shortest_run as _shortest_run
 
 from ._table import TT_ENTRY_BYTES, TT_BUCKET
 
+PROGRESS_EVERY = 0.25   # seconds between progress reports within a test (a time check, not a count)
+
+
+class _Reporter:
+    """The progress callable as the driver calls it: an exception it raises
+    (Ctrl-C while it runs, a closed terminal) is kept, the search stops as for
+    Ctrl-C, and ``Searcher.run`` raises it again once the search has unwound."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.error = None
+
+    def __call__(self, nodes, tests, lo, hi, incumbent):
+        try:
+            self.fn(nodes, tests, lo, hi, incumbent)
+        except BaseException as exc:
+            self.error = exc
+            return True
+        return False
+
 
 cdef class Searcher:
     cdef Search st
     cdef public list test_log   # (alpha, result, nodes so far) of each test of the last run
+    cdef object _reporter       # owns what st.report points to
 
     def __cinit__(self, int coop, int lenient, int flee, double tt_mb):
         self.test_log = []
+        self._reporter = None
         search_init(&self.st, coop, lenient, flee, tt_mb)
+        self.st.report = NULL
+        self.st.report_every = PROGRESS_EVERY
 
     def __dealloc__(self):
         search_free(&self.st)
@@ -95,6 +119,37 @@ cdef class Searcher:
     @loss_probe.setter
     def loss_probe(self, int v):
         self.st.loss_probe = v
+
+    # progress reports
+    @property
+    def progress(self):
+        """A callable ``(nodes, tests, lo, hi, incumbent)`` or None, called after
+        each test and within a test every ``progress_every`` seconds: ``lo..hi``
+        are the bounds on the value proven so far (None: none yet), ``incumbent``
+        the best line's score.  It only reads: the search is the same without
+        it.  An exception it raises stops the search and is raised by run()."""
+        return None if self._reporter is None else self._reporter.fn
+
+    @progress.setter
+    def progress(self, fn):
+        if fn is None:
+            self._reporter = None
+            self.st.report = NULL
+        else:
+            if not callable(fn):
+                raise TypeError("progress must be callable or None")
+            self._reporter = _Reporter(fn)
+            self.st.report = <void *> self._reporter
+
+    @property
+    def progress_every(self):
+        return self.st.report_every
+
+    @progress_every.setter
+    def progress_every(self, double v):
+        if not v >= 0:
+            raise ValueError("progress_every must be >= 0 seconds")
+        self.st.report_every = v
 
     # the counters
     @property
@@ -181,8 +236,16 @@ cdef class Searcher:
             int single_alpha=0):
         """Search from a position given as Python ints (card codes, hero tuples)."""
         self.test_log = []
-        return _run(&self.st, self.test_log, room, dungeon, taken, heroes, leader, potion_mask,
-                    help_used, avoid_ok, max_nodes, timeout, single, single_alpha)
+        out = _run(&self.st, self.test_log, room, dungeon, taken, heroes, leader, potion_mask,
+                   help_used, avoid_ok, max_nodes, timeout, single, single_alpha)
+        if out["aborted"] == 7:
+            error = self._reporter.error if self._reporter is not None else None
+            if self._reporter is not None:
+                self._reporter.error = None
+            if error is None:
+                raise RuntimeError("the progress callback stopped the search")
+            raise error
+        return out
 
     def shortest(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
                  int help_used, int avoid_ok, int target, int known_rooms, long long max_nodes,
@@ -211,22 +274,48 @@ def _potion_mask(state):
     return pm
 
 
-def decide(state, target, max_nodes=0, timeout=0.0, tt_mb=64, searcher=None):
+class _Progress:
+    """``with _Progress(searcher, fn):`` the searcher reports to ``fn`` (see
+    ``Searcher.progress``; ``fn.every``, if it has one, is the interval in
+    seconds) for one search, counting the tests of this search only (a
+    reused searcher's count goes on), and then to what it reported to before."""
+
+    def __init__(self, searcher, fn):
+        self.s, self.fn = searcher, fn
+
+    def __enter__(self):
+        self.old = (self.s.progress, self.s.progress_every)
+        if self.fn is not None:
+            fn, tests0 = self.fn, self.s.tests
+            self.s.progress = lambda nodes, tests, lo, hi, inc: fn(nodes, tests - tests0, lo, hi, inc)
+            self.s.progress_every = getattr(fn, "every", PROGRESS_EVERY)
+        return self.s
+
+    def __exit__(self, *exc):
+        self.s.progress, self.s.progress_every = self.old
+        return False
+
+
+def decide(state, target, max_nodes=0, timeout=0.0, tt_mb=64, searcher=None, progress=None):
     """Is the optimal score of ``state`` at least ``target``?  One null-window test.
 
     Much cheaper than the exact score when the answer is found quickly (a
     winning line ends the test at once).  Returns ``{"reached": bool or None
     (a limit stopped it), "bound": an upper bound when not reached, else a
     lower bound, "score": the best line's score found or None, "nodes"}``.
+    ``progress``: see ``Searcher.progress`` (its bounds are then those of
+    ``state``'s value as far as this one test proves them).
     """
     rules = state.rules
     if state.finished:
         return {"reached": state.score >= target, "bound": state.score, "score": state.score, "nodes": 0}
     s = searcher if searcher is not None else new_searcher(rules, tt_mb)
     s.nodes = 0
-    out = s.run([c.index for c in state.room], [c.index for c in state.dungeon], state.taken,
-                _heroes_of(state), state.leader, _potion_mask(state), 1 if state.help_used else 0,
-                1 if state.can_avoid() else 0, int(max_nodes or 0), float(timeout or 0.0), 1, int(target) - 1)
+    with _Progress(s, progress):
+        out = s.run([c.index for c in state.room], [c.index for c in state.dungeon], state.taken,
+                    _heroes_of(state), state.leader, _potion_mask(state), 1 if state.help_used else 0,
+                    1 if state.can_avoid() else 0, int(max_nodes or 0), float(timeout or 0.0), 1,
+                    int(target) - 1)
     if out["aborted"]:
         if out["incumbent"] is not None and out["incumbent"] >= target:
             return {"reached": True, "bound": out["incumbent"], "score": out["incumbent"], "nodes": s.nodes}
@@ -267,7 +356,7 @@ def _line_of(list steps):
 
 
 def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=True, shortest=False,
-           line_max_nodes=0):
+           line_max_nodes=0, progress=None):
     """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects.
 
     ``searcher`` (from :func:`new_searcher`, same rules) reuses its table.  A
@@ -282,6 +371,9 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
     and what is left of ``max_nodes`` and ``timeout``; else the first search's
     line is kept) and ``"line_nodes"`` what it cost.  Its table entries have
     keys of their own.
+
+    ``progress``: a callable told the proven bounds as the proof goes (see
+    ``Searcher.progress``); it does not change the search.
     """
     import time as _time
     rules = state.rules
@@ -299,7 +391,8 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
     t0 = _time.monotonic()
     position = ([c.index for c in state.room], [c.index for c in state.dungeon], state.taken, _heroes_of(state),
                 state.leader, _potion_mask(state), 1 if state.help_used else 0, 1 if state.can_avoid() else 0)
-    out = s.run(*position, int(max_nodes or 0), float(timeout or 0.0))
+    with _Progress(s, progress):
+        out = s.run(*position, int(max_nodes or 0), float(timeout or 0.0))
     limit = {0: None, 1: "nodes", 2: "time", 3: "depth", 4: "outcomes"}[out["aborted"]]
     exact = out["aborted"] == 0
     score = out["value"] if exact else out["incumbent"]

@@ -3,8 +3,9 @@
 
 Owns the path (``Search.S``, ``path``), the incumbent (``inc*``), the tests
 (``tests``, ``beta``, ``loss_phase``), the counters and the limits (``nodes``,
-``max_nodes``, ``deadline``, ``aborted``); asks ``_rooms`` for the outcomes of a
-room start, ``_bounds`` for bounds and ``_table`` for stored ones.
+``max_nodes``, ``deadline``, ``aborted``) and the progress reports
+(``report*``); asks ``_rooms`` for the outcomes of a room start, ``_bounds``
+for bounds and ``_table`` for stored ones.
 
 The search maximises the final score.  ``node(alpha)`` returns the exact
 value when it exceeds ``alpha`` and otherwise an upper bound <= alpha
@@ -105,6 +106,28 @@ cdef int check_limits(Search *s) noexcept nogil:
             if _check_signals() != 0:
                 _clear_error()
                 s.aborted = 6
+    if s.report != NULL and s.aborted == 0 and _now() >= s.report_next:
+        report(s)
+    return s.aborted
+
+
+cdef int report(Search *s) noexcept nogil:
+    """Call the progress callable with (nodes, tests, lo, hi, incumbent): the
+    bounds proven so far (a line found is a lower bound; ``None``: none yet).
+    A true answer stops the search like Ctrl-C (aborted 7): _core's wrapper
+    answers so when the callable raised, and raises it again after run()."""
+    cdef int lo = s.report_lo
+    if s.inc_found and s.inc_score > lo:
+        lo = s.inc_score
+    with gil:
+        try:
+            if (<object> s.report)(s.nodes, s.tests, lo if lo > NEG else None,
+                                   s.report_hi if s.report_hi > NEG else None,
+                                   s.inc_score if s.inc_found else None):
+                s.aborted = 7
+        except BaseException:
+            s.aborted = 7
+        s.report_next = _now() + s.report_every
     return s.aborted
 
 
@@ -316,6 +339,7 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
     s.max_nodes = max_nodes
     s.deadline = _now() + timeout if timeout > 0 else 0.0
     s.aborted = 0
+    s.report_next = _now() + s.report_every
     s.inc_found = 0
     s.inc_score = NEG
     s.inc_len = 0
@@ -416,6 +440,7 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
                 alpha = NEG
             s.beta = alpha + 1 if alpha > NEG else NO_BETA
         s.loss_phase = alpha < 0
+        s.report_lo, s.report_hi = lo, hi
         if midroom:
             v = expand(s, 0, n, count, alpha, ub, leader, &work)
         else:
@@ -425,11 +450,18 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
         if s.aborted:
             break
         if single:
+            if s.report != NULL:
+                s.report_lo, s.report_hi = (v, hi) if v > alpha else (lo, v)
+                if report(s):
+                    break
             return {"value": None, "bound": v, "high": v > alpha,
                     "incumbent": s.inc_score if s.inc_found else None,
                     "steps": steps(s), "aborted": 0}
         if alpha == NEG:
             best = v
+            if s.report != NULL:
+                s.report_lo = s.report_hi = v
+                report(s)
             break
         high = v > alpha
         if high:
@@ -438,6 +470,11 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
                 lo = v
         else:
             hi = v
+        if s.report != NULL:
+            # after each test: its bounds at once, whatever the time
+            s.report_lo, s.report_hi = lo, hi
+            if report(s):
+                break
     if s.aborted == 6:
         raise KeyboardInterrupt
     return {

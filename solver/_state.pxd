@@ -35,7 +35,14 @@ ctypedef struct Search:
     long long nodes             # (zeroed by _core before a search that reuses the table)
     long long max_nodes
     double deadline
-    int aborted                 # 0 none, 1 nodes, 2 time, 3 depth, 6 Ctrl-C; 4 outcomes (_rooms)
+    int aborted                 # 0 none, 1 nodes, 2 time, 3 depth, 6 Ctrl-C, 7 the progress
+                                # callback raised; 4 outcomes (_rooms)
+    # progress reports: set by _core (the Searcher owns the callable), called by the driver;
+    # they only read the search, so the nodes are the same with or without them
+    void *report                # a Python callable (nodes, tests, lo, hi, incumbent) or NULL
+    double report_every         # seconds between reports within a test
+    double report_next          # when the next report is due
+    int report_lo, report_hi    # the bounds the tests have proven so far (NEG: none)
 
     # -- the rooms search, _shortest: the score its lines must reach
     int short_target

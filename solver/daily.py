@@ -146,18 +146,22 @@ class Daily:
         return d
 
 
-def _analyse_candidate(seed: int, rules: Rules) -> Rating:
+def _analyse_candidate(seed: int, rules: Rules, search_progress=None) -> Rating:
     """The analysis of candidate ``seed`` (in a worker process with ``jobs`` > 1)."""
-    return analyse(deal(seed, rules), rules, seed)
+    return analyse(deal(seed, rules), rules, seed, search_progress=search_progress)
 
 
 def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = None, *,
-                    method: Optional[str] = None, progress=None, jobs: int = 1) -> Daily:
+                    method: Optional[str] = None, progress=None, jobs: int = 1,
+                    search_progress=None) -> Daily:
     """The daily challenge of ``date`` for ``rules`` (and a difficulty label).
 
     ``method``: ``None`` for the method in force on ``date``, or a version.
     With ``jobs`` > 1 the candidates are analysed ahead in that many
     processes; the challenge is the same (the first candidate accepted).
+    ``progress(k, seed)`` is told each candidate as its analysis is awaited;
+    ``search_progress`` (:func:`solver.rating.analyse`) is given to the
+    analyses with one job (a worker process has no terminal to tell).
     """
     date = parse_date(date)
     method = check_method(method, date)
@@ -169,7 +173,8 @@ def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = No
         raise DailyError(f"method {method} has no difficulty calibration for "
                          f"{'co-op' if rules.coop else 'solo'}: leave out the difficulty")
     seeds = [candidate_seed(date, rules, difficulty, k, method) for k in range(MAX_CANDIDATES)]
-    analyses = ordered_map(partial(_analyse_candidate, rules=rules), seeds, jobs)
+    analyses = ordered_map(partial(_analyse_candidate, rules=rules,
+                                   search_progress=search_progress if jobs == 1 else None), seeds, jobs)
     try:
         for k, seed in enumerate(seeds):
             if progress:

@@ -118,7 +118,7 @@ class _Valuer:
             self._core = load_core()
             self._searcher = _searcher(self._core, rules, tt_mb)
 
-    def value(self, state: State) -> Optional[int]:
+    def value(self, state: State, progress=None) -> Optional[int]:
         if state.finished:
             return state.score
         cached = self.cache.get(state)
@@ -127,7 +127,7 @@ class _Valuer:
         self.solves += 1
         if self.engine == "core":
             out = self._core.search(state, max_nodes=self.max_nodes or 0, timeout=self.timeout or 0.0,
-                                    searcher=self._searcher, want_line=False)
+                                    searcher=self._searcher, want_line=False, progress=progress)
         else:
             from .reference import solve_reference
             out = solve_reference(state, max_nodes=self.max_nodes, timeout=self.timeout)
@@ -261,7 +261,8 @@ def _check_playing(state: State) -> None:
 
 def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
                cache: Optional[SolveCache] = None, engine: Optional[str] = None,
-               budget: float = 0.0, workers: Optional[int] = None, progress=None) -> Hint:
+               budget: float = 0.0, workers: Optional[int] = None, progress=None,
+               search_progress=None) -> Hint:
     """Every legal action of ``state`` with its exact optimal score, best first.
 
     Ties keep the order of :meth:`State.legal_actions` (deterministic).  The
@@ -270,7 +271,9 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
 
     ``budget`` > 0 (seconds) answers within that time instead, on ``workers``
     processes (:mod:`solver.budget`): what is not finished carries proven
-    bounds, never a guess.  ``budget`` 0 solves until every score is exact.
+    bounds, never a guess (``progress`` is told a :class:`solver.budget.Progress`
+    as it goes).  ``budget`` 0 solves until every score is exact
+    (``search_progress``: as for :func:`solver.rating.analyse`).
     """
     import time
     from .search import solve
@@ -286,11 +289,16 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
     valuer = _Valuer(state.rules, tt_mb, max_nodes, timeout, cache, engine)
     hits0 = valuer.cache.hits
     values, children = [], []
-    for action in state.legal_actions():
+    actions = state.legal_actions()
+
+    def progress(what):
+        return search_progress(f"hint: {what}") if search_progress is not None else None
+
+    for i, action in enumerate(actions):
         child = state.play(action)
         children.append(child)
         stopped = valuer.stopped
-        score = valuer.value(child)
+        score = valuer.value(child, progress(f"scoring action {i + 1} of {len(actions)} ({action})"))
         if valuer.stopped == stopped:     # proven
             values.append(ActionValue(action, score, exact=True, lo=score, hi=score))
         else:                             # a limit stopped it: the best line found is a lower bound
@@ -304,7 +312,8 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
     plan = [best.action]
     child = children[order[0]]
     if not child.finished and child.rooms_done == state.rooms_done:
-        res = solve(state=child, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout, engine=engine)
+        res = solve(state=child, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout, engine=engine,
+                    progress=progress(f"the plan after {best.action}"))
         if res.exact and exact and res.score != best.score:
             raise AssertionError(f"hint inconsistency: {best.action} scores {best.score}, its line {res.score}")
         if res.line:

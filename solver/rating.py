@@ -180,15 +180,15 @@ class Rating:
         }
 
 
-def _optimal_kind(core, state: State, r: Rating, tt_mb: int):
+def _optimal_kind(core, state: State, r: Rating, tt_mb: int, progress=None):
     """The kind of the first move of an optimal line from ``state`` (exact search)."""
-    out = core.search(state, tt_mb=min(tt_mb, 256))
+    out = core.search(state, tt_mb=min(tt_mb, 256), progress=progress)
     if not out["exact"] or out["score"] != r.score or not out["line"]:
         raise AssertionError(f"a position on the optimal line is worth {out['score']}, not {r.score}")
     return _move_kind(state, out["line"][0][0])
 
 
-def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
+def _walk_canonical_line(start: State, r: Rating, tt_mb: int, search_progress=None) -> None:
     """Follow the canonical optimal line and count its narrow decisions.
 
     At each position the kinds of move are taken in the order of
@@ -204,6 +204,15 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
     searcher = core.new_searcher(r.rules, min(tt_mb, 256))
     limit = DECIDE_NODES_COOP if r.rules.coop else 0
     state, first = start, True
+    checks = 0
+
+    def progress():
+        # what the rating is doing, for a progress line (the checks' own bounds would confuse)
+        if search_progress is None:
+            return None
+        return search_progress(f"rating: win checks along the optimal line, move {len(r.canonical) + 1}, "
+                               f"{checks} checks done", bounds=False)
+
     while not state.finished:
         kinds = move_kinds(state)
         chosen, wins_of, undecided = None, {}, set()
@@ -214,8 +223,14 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
             else:
                 optimal = False
                 if chosen is None:
-                    optimal = core.decide(child, r.score, max_nodes=limit, searcher=searcher)["reached"]
-                wins = True if optimal else core.decide(child, 1, max_nodes=limit, searcher=searcher)["reached"]
+                    optimal = core.decide(child, r.score, max_nodes=limit, searcher=searcher,
+                                          progress=progress())["reached"]
+                    checks += 1
+                if not optimal:
+                    wins = core.decide(child, 1, max_nodes=limit, searcher=searcher, progress=progress())["reached"]
+                    checks += 1
+                else:
+                    wins = True
                 if optimal is None or wins is None:
                     undecided.add(kind)
             wins_of[kind] = bool(wins)
@@ -225,7 +240,7 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int) -> None:
             # every check that could have found the optimal move stopped at its
             # node limit: an exact search from here (its value is the optimum,
             # as the position is on an optimal line) names an optimal move
-            kind = _optimal_kind(core, state, r, tt_mb)
+            kind = _optimal_kind(core, state, r, tt_mb, progress())
             chosen = kinds[kind]
             wins_of[kind] = True
             undecided.discard(kind)
@@ -259,7 +274,7 @@ def _known_solve(start: State, known: dict):
 
 
 def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
-            known: Optional[dict] = None) -> Rating:
+            known: Optional[dict] = None, search_progress=None) -> Rating:
     """Solve the deal exactly and measure the features (no calibration applied).
 
     ``known``: an exact solve of this deal already made (a record of
@@ -267,6 +282,10 @@ def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_no
     instead of solving again, once its line replays to its score.  The
     features depend only on the score, so they are the same either way;
     ``seconds`` then counts only the rest of the analysis.
+
+    ``search_progress``: ``(what, bounds=True) -> callback`` giving the progress
+    callback of each search (:meth:`solver.progress.ProgressLine.search`); it
+    changes nothing in the analysis.
     """
     t0 = time.perf_counter()
     start = State.new(tuple(deck), rules)
@@ -275,7 +294,8 @@ def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_no
         r = Rating(rules=rules, deck=tuple(deck), seed=seed, score=score, won=score > 0, exact=True,
                    line=line, nodes=nodes)
     else:
-        res = solve(state=start, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout)
+        res = solve(state=start, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout,
+                    progress=search_progress("rating: solving") if search_progress else None)
         r = Rating(rules=rules, deck=tuple(deck), seed=seed, score=res.score, won=res.won, exact=res.exact,
                    line=res.line, nodes=res.nodes)
     end = play_greedy(start)
@@ -283,7 +303,7 @@ def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_no
     total = start.monsters_left()
     r.greedy_left = 0.0 if end.won else (end.monsters_left() / total if total else 0.0)
     if r.exact and r.won:
-        _walk_canonical_line(start, r, tt_mb)
+        _walk_canonical_line(start, r, tt_mb, search_progress)
     best = 40 if rules.coop else 30
     r.features = {
         "critical": r.critical / r.decisions if r.decisions else 0.0,

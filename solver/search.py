@@ -56,7 +56,7 @@ def start_state(deck=None, rules: Rules = None, seed=None, state: State = None) 
 
 
 def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max_nodes=None,
-          timeout=None, tt_mb=DEFAULT_TT_MB, engine=None, shortest: bool = False) -> Result:
+          timeout=None, tt_mb=DEFAULT_TT_MB, engine=None, shortest: bool = False, progress=None) -> Result:
     """Optimal play from a fresh deal (``deck`` or ``seed``) or from ``state``.
 
     ``shortest``: once the score is proven, the line returned is one of the
@@ -67,6 +67,13 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
 
     >>> r = solve(seed=42)                          # doctest: +SKIP
     >>> r.exact, r.won, r.score
+
+    ``progress``: a callable ``(nodes, tests, lo, hi, incumbent)`` the core
+    calls after each null-window test and every 0.25 s within one (or every
+    ``progress.every`` seconds, if it has that attribute), with the bounds
+    ``lo..hi`` proven so far (``None``: none yet); it never changes the
+    search, and an exception it raises (Ctrl-C) stops it.  The reference
+    engine does not report.  :class:`solver.progress.ProgressLine` shows it.
     """
     start = start_state(deck, rules, seed, state)
     engine = engine or default_engine()
@@ -75,7 +82,7 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
     t0 = time.perf_counter()
     if engine == "core":
         out = load_core().search(start, max_nodes=max_nodes or 0, timeout=timeout or 0.0, tt_mb=tt_mb,
-                                 shortest=shortest, line_max_nodes=LINE_NODES)
+                                 shortest=shortest, line_max_nodes=LINE_NODES, progress=progress)
     else:
         from .reference import solve_reference
         out = solve_reference(start, max_nodes=max_nodes, timeout=timeout)

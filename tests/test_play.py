@@ -259,7 +259,7 @@ def test_daily_without_the_daily_module_is_a_usage_error(monkeypatch):
 def test_daily_plays_the_challenge_of_the_day(monkeypatch):
     asked = []
 
-    def daily_challenge(date, rules, difficulty=None):
+    def daily_challenge(date, rules, difficulty=None, progress=None, search_progress=None):
         asked.append((date.isoformat(), rules.mode))
         return types.SimpleNamespace(seed=42, deck=solve(seed=42).deck, id="2025-03-04-solo")
     monkeypatch.setitem(sys.modules, "scoundrel_solver.daily", types.SimpleNamespace(daily_challenge=daily_challenge))
@@ -293,9 +293,9 @@ def test_play_hints_as_the_hint_command_does(monkeypatch):
     seen = []
     real = play_module.exact_hint_within
 
-    def spy(state, budget, max_nodes, timeout, tt_mb):
+    def spy(state, budget, max_nodes, timeout, tt_mb, progress=None):
         seen.append((budget, max_nodes, timeout))
-        return real(state, budget, max_nodes, timeout, tt_mb)
+        return real(state, budget, max_nodes, timeout, tt_mb, progress)
     monkeypatch.setattr(play_module, "exact_hint_within", spy)
     play("--seed", "42", "--time", "0", input=lines("hint", "q"))
     play("--seed", "42", input=lines("hint", "q"))
