@@ -27,6 +27,17 @@ from clitools import invoke
 def run(*args, code=0):
     return invoke(args, code)
 
+@pytest.fixture(autouse=True)
+def _slow_on_demand(request):
+    """The tests marked slow run with ``pytest -m slow`` or SCOUNDREL_SLOW=1 only
+    (as in tests/test_core.py)."""
+    if request.node.get_closest_marker("slow"):
+        import os
+        expr = request.config.getoption("markexpr", "") or ""
+        if os.environ.get("SCOUNDREL_SLOW", "") in ("", "0") and "slow" not in expr.replace("not slow", ""):
+            pytest.skip("slow: run with `pytest -m slow` or SCOUNDREL_SLOW=1")
+
+
 # Each changes how the search goes, never what it proves.
 PERTURBATIONS = {
     "order": {"order_salt": 0x5EED},      # children of equal bound in another order
@@ -196,3 +207,27 @@ def test_golden_dailies_of_method_v3_never_change(ask, want):
     date, rules, difficulty = ask
     d = daily_challenge(date, Rules(**rules), difficulty)    # v3 is the method in force
     assert (d.method, d.id, d.candidate, d.seed, d.score, d.rating.label) == ("v3",) + want
+
+
+def test_calibration_carries_over_records_without_undecided_checks(tmp_path):
+    """``calibrate_rating.py analyse --carry-over``: a record whose checks all
+    finished is copied as it is; one with an undecided check is analysed again."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "calibrate_rating.py"
+    spec = importlib.util.spec_from_file_location("calibrate_rating", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    rules = Rules()
+    old = tmp_path / "old.jsonl"
+    kept = {"seed": 1, "rules": rules.as_dict(), "exact": True, "won": True, "score": 30, "undecided": 0,
+            "features": {"critical": 0.5}, "seconds": 1.0}
+    stale = dict(kept, seed=2, undecided=1)
+    old.write_text(json.dumps(kept) + "\n" + json.dumps(stale) + "\n")
+    out = tmp_path / "new.jsonl"
+    script.main(["analyse", "--mode", "solo", "--seeds", "1-2", "--out", str(out), "--carry-over", str(old)])
+    recs = {r["seed"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert recs[1] == kept
+    fresh = analyse(deal(2, rules), rules, 2)
+    assert recs[2]["features"] == {k: v for k, v in fresh.as_dict()["features"].items()}
+    assert recs[2]["undecided"] == 0
