@@ -22,6 +22,17 @@ would), so one run grows both the calibration and the statistics:
         --out benchmarks/results/calibration-coop.jsonl --resume \\
         --stats benchmarks/results/stats/coop-52-lenient.jsonl
 
+Every win check is exact (before 2026-12-01 co-op checks stopped after 2 M
+nodes; the records in ``calibration-coop.jsonl`` are of that analysis, 1,882
+of them with undecided checks).  The exact co-op records (for the tables of
+daily method v3, docs/daily.md) are those records carried over where no check
+stopped, and the others analysed again:
+
+    python benchmarks/calibrate_rating.py analyse --mode coop --seeds 1-10000 --jobs 2 \\
+        --out benchmarks/results/calibration-coop-exact.jsonl --resume \\
+        --carry-over benchmarks/results/calibration-coop.jsonl \\
+        --known benchmarks/results/stats/coop-52-lenient.jsonl.gz
+
 Step 2 turns the records into the quantile tables and writes the package file:
 
     python benchmarks/calibrate_rating.py build \\
@@ -110,11 +121,25 @@ def cmd_analyse(args):
     todo = [(s, args.mode, known.get(s), stats is not None) for s in parse_seeds(args.seeds) if s not in done]
     if args.known and args.known_only:
         todo = [job for job in todo if job[2] is not None]
+    carried = []
+    if args.carry_over:
+        # a record of an older analysis without undecided checks has every
+        # check exact, so its features are what an exact analysis gives
+        old = load(args.carry_over)
+        carried = [old[job[0]] for job in todo if job[0] in old and old[job[0]].get("exact")
+                   and not old[job[0]].get("undecided")]
+        skip = {r["seed"] for r in carried}
+        todo = [job for job in todo if job[0] not in skip]
+        print(f"{len(carried)} records carried over from {args.carry_over} (no undecided checks); "
+              f"{len(todo)} deals to analyse", file=sys.stderr)
     if known:
         print(f"{sum(job[2] is not None for job in todo)} of {len(todo)} deals to analyse have a known solve",
               file=sys.stderr)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     out = open(args.out, "a")
+    for rec in carried:
+        out.write(json.dumps(rec) + "\n")
+    out.flush()
     pool = mp.Pool(args.jobs, initializer=_ignore_sigint) if args.jobs > 1 else None
     # one deal at a time: co-op deals take from seconds to minutes each
     it = pool.imap_unordered(_analyse, todo, chunksize=1) if pool else map(_analyse, todo)
@@ -213,6 +238,10 @@ def main(argv=None):
                    help="a stats results file of the mode's default rules, read as --known; the deals it has "
                         "no solve for are solved as `scoundrel-solve stats` does and their records appended "
                         "to it, so one run grows both files")
+    a.add_argument("--carry-over", type=Path, metavar="OLD.jsonl",
+                   help="analysis records made with the node-limited co-op checks of daily methods v1/v2: "
+                        "those without undecided checks are copied (their checks were all exact), only "
+                        "the others are analysed again, exactly")
     b = sub.add_parser("build")
     b.add_argument("files", nargs="+")
     args = ap.parse_args(argv)

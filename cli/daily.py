@@ -23,7 +23,8 @@ DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a da
 The deal follows from the date, the rule flags and --difficulty alone (a
 fixed, versioned method: docs/daily.md), so it is the same on every run and
 every machine, forever: each date has one method in force (v1 until
-2026-12-31, v2 from 2027-01-01; --method asks for another).  An exact
+2026-12-31, v2 in January 2027, v3 from 2027-02-01; --method asks for
+another).  An exact
 solve proves it winnable; its rating and
 proven optimal score are shown, the solution only with --reveal.  Without
 --date it is today's challenge, today being the date in UTC.
@@ -91,7 +92,7 @@ class _CandidateProgress:
               help="Analyse candidates in K processes: the same challenge, sooner (co-op).")
 @click.option("--method", type=click.Choice(METHODS), default=None,
               help="The daily of this method version.  [default: the one in force on the date: "
-                   "v1 until 2026-12-31, v2 from 2027-01-01]")
+                   "v1 until 2026-12-31, v2 in January 2027, v3 from 2027-02-01]")
 @json_option
 @pretty_option
 @progress_option

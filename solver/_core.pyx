@@ -120,6 +120,16 @@ cdef class Searcher:
     def loss_probe(self, int v):
         self.st.loss_probe = v
 
+    @property
+    def order_salt(self):
+        """0: children in the measured order; else the children of equal bound in
+        another order, one per salt (tests: the outputs must not depend on it)."""
+        return self.st.order_salt
+
+    @order_salt.setter
+    def order_salt(self, unsigned int v):
+        self.st.order_salt = v
+
     # progress reports
     @property
     def progress(self):
@@ -323,6 +333,12 @@ def decide(state, target, max_nodes=0, timeout=0.0, tt_mb=64, searcher=None, pro
     return {"reached": bool(out["high"]), "bound": out["bound"], "score": out["incumbent"], "nodes": s.nodes}
 
 
+# Knobs every new searcher gets instead of its own: {"order_salt", "tt_mb",
+# "step"}.  Empty in normal use; set only by solver.search.perturbed_core, for
+# the tests that ratings and dailies do not depend on how the search goes.
+PERTURBATION = {}
+
+
 def new_searcher(rules, tt_mb=256):
     """A searcher for ``rules`` whose table can be kept across several searches.
 
@@ -330,9 +346,18 @@ def new_searcher(rules, tt_mb=256):
     order, the heroes, the leader, whether an avoid is allowed), whatever the
     search that stored them, so one table may serve many related searches:
     the actions of one position, or several orders of the same cards.
+    Every searcher of the core is made here (``search`` and ``decide``
+    without one too), so :data:`PERTURBATION` reaches them all.
     """
     flee = {"classic": 0, "easy": 1, "hard": 2}[rules.flee]
-    return Searcher(1 if rules.coop else 0, 1 if rules.lenient else 0, flee, float(tt_mb))
+    knobs = PERTURBATION
+    s = Searcher(1 if rules.coop else 0, 1 if rules.lenient else 0, flee,
+                 float(knobs.get("tt_mb") or tt_mb))
+    if knobs.get("order_salt"):
+        s.order_salt = knobs["order_salt"]
+    if knobs.get("step"):
+        s.step = knobs["step"]
+    return s
 
 
 def _line_of(list steps):

@@ -74,12 +74,29 @@ cdef list steps(Search *s):
     return line
 
 
-cdef int _cmp_order(const void *pa, const void *pb) noexcept nogil:
-    cdef const Outcome *a = <const Outcome *> pa
-    cdef const Outcome *b = <const Outcome *> pb
-    if a.order != b.order:
-        return -1 if a.order > b.order else 1
-    return a.seq - b.seq
+cdef inline uint32_t _salted(int seq, uint32_t salt) noexcept nogil:
+    # a bijection of seq for each salt: xor, then an odd multiplier (mod 2^32)
+    return ((<uint32_t> seq) ^ salt) * <uint32_t> 2654435761u
+
+
+cdef int _cmp_order(const Outcome *a, const Outcome *b, uint32_t salt) noexcept nogil:
+    """< 0 when ``a`` is searched before ``b``: terminals first, then by bound
+    (expand relies on that: once a child's bound cannot beat alpha, no later one
+    can), then by ``order``'s finer key and the enumeration order.  A non-zero
+    ``salt`` (Searcher.order_salt, for the tests that the outputs do not depend
+    on the search) keeps the first two and orders the rest by a salted ``seq``."""
+    cdef uint32_t ha, hb
+    if salt == 0:
+        if a.order != b.order:
+            return -1 if a.order > b.order else 1
+        return a.seq - b.seq
+    if a.terminal != b.terminal:
+        return -1 if a.terminal else 1
+    if not a.terminal and a.ub != b.ub:
+        return -1 if a.ub > b.ub else 1
+    ha = _salted(a.seq, salt)
+    hb = _salted(b.seq, salt)
+    return -1 if ha < hb else (1 if ha > hb else 0)
 
 
 cdef void record_incumbent(Search *s, int depth, Outcome *o) noexcept nogil:
@@ -147,7 +164,7 @@ cdef int expand(Search *s, int depth, int n, int count, int alpha, int ub, int l
         # children are cut by their bound, so a full sort is wasted work
         sel = i
         for j in range(i + 1, count):
-            if _cmp_order(&buf[j], &buf[sel]) < 0:
+            if _cmp_order(&buf[j], &buf[sel], s.order_salt) < 0:
                 sel = j
         if sel != i:
             tmp = buf[i]

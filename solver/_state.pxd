@@ -18,6 +18,7 @@ ctypedef struct Search:
     int wear_probes             # per hero, how many less worn weapons the table is probed for
     int horizon                 # cards deep_extra looks ahead; 0: off
     int loss_probe              # no win left: first ask whether the best loss reaches the bound
+    uint32_t order_salt         # 0: children in the measured order; else ties of bound in a salted order (tests)
 
     # -- the table: _table (the driver counts its hits in tt.hits)
     Table tt

@@ -9,16 +9,15 @@ Method (``scoundrel-solve generate``):
    features, and the label from the packaged calibration
    ``solver/data/calibration.json``).
 3. A candidate is kept when the exact solve proves it winnable, its label is
-   the difficulty asked for (if any) with no undecided win check (co-op: a
-   check stopped at its node limit makes the label depend on the search, as in
-   the daily challenge), and its deck differs from every deck already kept.
+   the difficulty asked for (if any), and its deck differs from every deck
+   already kept.  (Every win check of a rating is exact, so ``undecided`` is 0;
+   a rating with one, made with the node limit of daily methods v1/v2, would
+   be passed over for a difficulty.)
 
 Each kept deal is one JSON object (:func:`entry`): ``id``, ``seed``,
 ``deck``, ``rules``, ``rating``, ``score``, ``won`` and ``line`` (an optimal
 line that replays to ``score``).  Nothing in it depends on the machine or
-the speed of the search, so the same options always give the same file (the
-one exception: without a difficulty, the features of a co-op deal whose
-rating has ``undecided`` win checks depend on the search's node count).
+the speed of the search, so the same options always give the same file.
 """
 from __future__ import annotations
 

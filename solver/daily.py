@@ -3,7 +3,7 @@
 A daily is made by a versioned **method**; the version is part of every
 challenge id, so a change of method can never silently change an old daily.
 Each date has one method in force (:data:`METHOD_SINCE`): ``v1`` up to
-2026-12-31, ``v2`` from 2027-01-01.  Another method can be asked for, so a
+2026-12-31, ``v2`` in January 2027, ``v3`` from 2027-02-01.  Another method can be asked for, so a
 daily of either method can be found again on any date.
 
 Method ``v1``:
@@ -27,6 +27,13 @@ are ranked, as the calibration records were, so that ties count half and a
 daily's label is the one ``rate`` prints for its deal.  It reads the same
 tables, ``calibration-v1.json``.
 
+In v1 and v2 each co-op win check of a candidate's rating stops after
+``DECIDE_NODES_COOP`` nodes, so a co-op daily with a difficulty depends on
+the search core's node counts.  Method ``v3`` (from 2027-02-01) is v2 with
+``v3`` in the key and the id and every win check exact: its dailies are a
+function of the date, the options and the tables alone, whatever the core
+(tests/test_effort.py runs them under a perturbed core).
+
 The co-op table entered version 1 on 2026-12-01, when the co-op calibration
 reached its 10,000 deals; before, co-op dailies had no label and a co-op
 daily with a difficulty was refused.  No daily served before changed.
@@ -47,18 +54,20 @@ from typing import Optional
 from .batch import ordered_map
 from .deal import deal
 from .errors import InputError
-from .rating import FEATURE_DECIMALS, LABEL_NAMES, Rating, analyse, apply_calibration
+from .rating import DECIDE_NODES_COOP, FEATURE_DECIMALS, LABEL_NAMES, Rating, analyse, apply_calibration
 from .rules import Rules
 
 # The first date each method is in force for (the latest one not after a
 # date serves it).  Never edit a date once it has passed: a new method
 # starts at a date still to come, announced.
-METHOD_SINCE = {"v1": datetime.date.min, "v2": datetime.date(2027, 1, 1)}
+METHOD_SINCE = {"v1": datetime.date.min, "v2": datetime.date(2027, 1, 1), "v3": datetime.date(2027, 2, 1)}
 METHODS = tuple(METHOD_SINCE)
-# Per method: the calibration table file, and the precision features are
-# ranked at (None: unrounded, method v1's comparison).
-_TABLES = {"v1": "calibration-v1.json", "v2": "calibration-v1.json"}
-_DECIMALS = {"v1": None, "v2": FEATURE_DECIMALS}
+# Per method: the calibration table file, the precision features are ranked
+# at (None: unrounded, method v1's comparison), and the node limit of each
+# co-op win check (None: exact; v1 and v2 keep theirs so their dailies stay).
+_TABLES = {"v1": "calibration-v1.json", "v2": "calibration-v1.json", "v3": "calibration-v1.json"}
+_DECIMALS = {"v1": None, "v2": FEATURE_DECIMALS, "v3": FEATURE_DECIMALS}
+_CHECK_NODES = {"v1": DECIDE_NODES_COOP, "v2": DECIDE_NODES_COOP, "v3": None}
 MAX_CANDIDATES = 2000
 
 
@@ -146,9 +155,11 @@ class Daily:
         return d
 
 
-def _analyse_candidate(seed: int, rules: Rules, search_progress=None) -> Rating:
-    """The analysis of candidate ``seed`` (in a worker process with ``jobs`` > 1)."""
-    return analyse(deal(seed, rules), rules, seed, search_progress=search_progress)
+def _analyse_candidate(seed: int, rules: Rules, method: str = "v3", search_progress=None) -> Rating:
+    """The analysis of candidate ``seed`` as ``method`` makes it (in a worker
+    process with ``jobs`` > 1)."""
+    return analyse(deal(seed, rules), rules, seed, check_nodes=_CHECK_NODES[method],
+                   search_progress=search_progress)
 
 
 def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = None, *,
@@ -173,7 +184,7 @@ def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = No
         raise DailyError(f"method {method} has no difficulty calibration for "
                          f"{'co-op' if rules.coop else 'solo'}: leave out the difficulty")
     seeds = [candidate_seed(date, rules, difficulty, k, method) for k in range(MAX_CANDIDATES)]
-    analyses = ordered_map(partial(_analyse_candidate, rules=rules,
+    analyses = ordered_map(partial(_analyse_candidate, rules=rules, method=method,
                                    search_progress=search_progress if jobs == 1 else None), seeds, jobs)
     try:
         for k, seed in enumerate(seeds):
@@ -182,6 +193,7 @@ def daily_challenge(date, rules: Rules = Rules(), difficulty: Optional[str] = No
             rating = label_candidate(next(analyses), method, cal)
             if not (rating.exact and rating.won):
                 continue
+            # (undecided: v1 and v2 only; a v3 check is always decided)
             if difficulty is not None and (rating.label != difficulty or rating.undecided):
                 continue
             cid = f"{method}-{date.isoformat()}-{rules_key(rules)}-{difficulty or 'any'}"

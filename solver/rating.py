@@ -59,8 +59,11 @@ FEATURE_DECIMALS = 6
 # A mode's table built from fewer deals than this is provisional: its labels
 # may shift as more deals are analysed (rate and catalogues say so).
 CALIBRATION_TARGET = 10_000
-# Co-op win checks stop after this many nodes (then counted as losing and
-# reported as "undecided"); solo checks always finish.
+# Every win check is exact (no limit), so every feature is a function of the
+# rules and the deal alone.  Daily methods v1 and v2 (and the calibration
+# records made for them) stopped each co-op check after this many nodes and
+# counted a stopped check as losing ("undecided"); their analyses still do,
+# so that their dailies stay as they were (``analyse(check_nodes=...)``).
 DECIDE_NODES_COOP = 2_000_000
 
 
@@ -137,7 +140,8 @@ class Rating:
     first_choices: int = 0      # kinds of first move
     first_winning: int = 0      # ... that keep the win
     narrowness: float = 0.0     # sum over decisions of the share of kinds that lose
-    undecided: int = 0          # win checks stopped by their node limit (counted as losing)
+    undecided: int = 0          # win checks stopped by their node limit (counted as losing):
+                                # only with ``check_nodes`` (daily methods v1, v2); else 0
     canonical: list = field(default_factory=list)   # the canonical optimal line (flat)
     greedy_score: Optional[int] = None
     greedy_won: Optional[bool] = None
@@ -188,21 +192,26 @@ def _optimal_kind(core, state: State, r: Rating, tt_mb: int, progress=None):
     return _move_kind(state, out["line"][0][0])
 
 
-def _walk_canonical_line(start: State, r: Rating, tt_mb: int, search_progress=None) -> None:
+def _walk_canonical_line(start: State, r: Rating, tt_mb: int, check_nodes: Optional[int] = None,
+                         search_progress=None) -> None:
     """Follow the canonical optimal line and count its narrow decisions.
 
     At each position the kinds of move are taken in the order of
     :meth:`State.legal_actions`; the line takes the first kind that keeps the
     optimal score (a second avoid in a row, possible with the easy flee rule,
-    comes last), and for every kind we ask whether it still wins.  The
-    line, and so every count, depends only on the rules and the deal, never
-    on how the solver searches (as long as no check hits its node limit: a
-    check stopped there counts as losing, and where that leaves no move known
-    to keep the optimum, an exact search from the position picks one).
+    comes last), and for every kind we ask whether it still wins.  Every
+    check is exact, so the line, and so every count, depends only on the
+    rules and the deal, never on how the solver searches.
+
+    ``check_nodes`` (daily methods v1 and v2 only, :data:`DECIDE_NODES_COOP`):
+    co-op checks stop after that many nodes and a stopped check counts as
+    losing (``r.undecided``); where that leaves no move known to keep the
+    optimum, an exact search from the position picks one (the first move of
+    the core's line, so such a rating depends on the search).
     """
     core = load_core()
     searcher = core.new_searcher(r.rules, min(tt_mb, 256))
-    limit = DECIDE_NODES_COOP if r.rules.coop else 0
+    limit = (check_nodes or 0) if r.rules.coop else 0
     state, first = start, True
     checks = 0
 
@@ -232,11 +241,18 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int, search_progress=No
                 else:
                     wins = True
                 if optimal is None or wins is None:
+                    if not limit:
+                        # only a node limit may stop a check; the others (Ctrl-C is
+                        # raised, depth, outcomes) would make the count wrong
+                        raise RuntimeError(f"a win check of the rating stopped without a node limit "
+                                           f"(room {' '.join(map(str, state.room))})")
                     undecided.add(kind)
             wins_of[kind] = bool(wins)
             if optimal and chosen is None:
                 chosen = a
         if chosen is None:
+            if not limit:
+                raise AssertionError("no move keeps the optimum from a position on an optimal line")
             # every check that could have found the optimal move stopped at its
             # node limit: an exact search from here (its value is the optimum,
             # as the position is on an optimal line) names an optimal move
@@ -274,7 +290,7 @@ def _known_solve(start: State, known: dict):
 
 
 def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
-            known: Optional[dict] = None, search_progress=None) -> Rating:
+            known: Optional[dict] = None, check_nodes: Optional[int] = None, search_progress=None) -> Rating:
     """Solve the deal exactly and measure the features (no calibration applied).
 
     ``known``: an exact solve of this deal already made (a record of
@@ -283,6 +299,11 @@ def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_no
     features depend only on the score, so they are the same either way;
     ``seconds`` then counts only the rest of the analysis.
 
+    ``max_nodes``/``timeout`` limit the solve only: a solve they stop leaves
+    the deal unrated (``exact`` false, no features, no label); they never
+    reach a win check.  ``check_nodes``: the node limit of each co-op win
+    check of daily methods v1 and v2 (:data:`DECIDE_NODES_COOP`), and only
+    for them; ``None``: every check exact.
     ``search_progress``: ``(what, bounds=True) -> callback`` giving the progress
     callback of each search (:meth:`solver.progress.ProgressLine.search`); it
     changes nothing in the analysis.
@@ -303,8 +324,13 @@ def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_no
     total = start.monsters_left()
     r.greedy_left = 0.0 if end.won else (end.monsters_left() / total if total else 0.0)
     if r.exact and r.won:
-        _walk_canonical_line(start, r, tt_mb, search_progress)
+        _walk_canonical_line(start, r, tt_mb, check_nodes, search_progress)
     best = 40 if rules.coop else 30
+    if not r.exact:
+        # a solve stopped by its limit: the features would measure where the
+        # search got to, not the deal, so there are none (nor a label)
+        r.seconds = time.perf_counter() - t0
+        return r
     r.features = {
         "critical": r.critical / r.decisions if r.decisions else 0.0,
         "narrowness": r.narrowness / r.decisions if r.decisions else 0.0,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
+from typing import Optional
 
 from .deal import deal
 from .result import Result
@@ -42,6 +44,35 @@ def load_core():
     if not hasattr(_core, "search"):
         raise CoreMissingError("scoundrel_solver._core is a stale build without search(); reinstall with `pip install -e .`")
     return _core
+
+
+PERTURBATION_KNOBS = ("order_salt", "tt_mb", "step")
+
+
+@contextmanager
+def perturbed_core(order_salt: int = 0, tt_mb: Optional[float] = None, step: Optional[int] = None):
+    """Within this block every search of the core runs perturbed, and stays exact.
+
+    ``order_salt``: the children of equal bound are searched in another
+    order (one per salt); ``tt_mb``: every table that size at most (1: tiny,
+    so most entries are lost); ``step``: the tests step down by this much.
+    Scores, ratings and dailies must come out the same (tests/test_effort.py);
+    only node counts and, where optimal lines tie, the line found may change.
+    For tests: it sets a module-level dict of the core, so it is neither
+    thread-safe nor seen by worker processes (use ``jobs=1``).
+    """
+    core = load_core()
+    knobs = {k: v for k, v in (("order_salt", order_salt), ("tt_mb", tt_mb), ("step", step)) if v}
+    if step is not None and step < 1:
+        raise ValueError("step must be at least 1")
+    saved = dict(core.PERTURBATION)
+    core.PERTURBATION.clear()
+    core.PERTURBATION.update(knobs)
+    try:
+        yield knobs
+    finally:
+        core.PERTURBATION.clear()
+        core.PERTURBATION.update(saved)
 
 
 def start_state(deck=None, rules: Rules = None, seed=None, state: State = None) -> State:

@@ -380,7 +380,8 @@ def test_golden_dailies_of_method_v2_never_change(ask, want):
 
 def test_each_date_has_one_method_in_force_and_any_method_can_be_asked_for():
     assert method_for(datetime.date(2026, 12, 31)) == "v1" and method_for(datetime.date(1, 1, 1)) == "v1"
-    assert method_for(datetime.date(2027, 1, 1)) == method_for(datetime.date(2100, 1, 1)) == "v2"
+    # (v3 takes over on 2027-02-01: tests/test_effort.py)
+    assert method_for(datetime.date(2027, 1, 1)) == method_for(datetime.date(2027, 1, 31)) == "v2"
     # a method's start never moves once its date has passed (the golden dailies rely on it)
     assert METHOD_SINCE["v2"] == datetime.date(2027, 1, 1)
     d = daily_json("--date", "2027-01-01")
@@ -393,7 +394,7 @@ def test_each_date_has_one_method_in_force_and_any_method_can_be_asked_for():
     check_deal(ahead)
     assert "(method v2 calibration)" in run("daily", "--date", "2027-01-01").stdout
     assert "(method v1 calibration)" in run("daily", "--date", "2026-12-31").stdout
-    assert "method" in one_error_line(run("daily", "--method", "v3", code=2))
+    assert "method" in one_error_line(run("daily", "--method", "v4", code=2))
 
 
 def test_method_v2_labels_a_deal_as_rate_does_and_v1_keeps_its_comparison():

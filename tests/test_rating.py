@@ -286,13 +286,13 @@ def test_undecided_checks_never_lead_the_canonical_line_off_the_optimum(monkeypa
     the features are measured on is still optimal (it used to take the first
     move, which could lose the deal)."""
     import scoundrel_solver.rating as rating_mod
-    monkeypatch.setattr(rating_mod, "DECIDE_NODES_COOP", limit)
     calls = []
     real = rating_mod._optimal_kind
     monkeypatch.setattr(rating_mod, "_optimal_kind", lambda *a: calls.append(1) or real(*a))
     rules = Rules(mode="coop")
     deck = parse_cards(COOP_DECK)
-    r = analyse(deck, rules)
+    # (the node limit of the checks of daily methods v1 and v2; a rating's own checks are exact)
+    r = analyse(deck, rules, check_nodes=limit)
     assert calls and r.undecided > 0
     end = play_all(State.new(tuple(deck), rules), r.canonical)
     assert end.finished and end.score == r.score
