@@ -17,10 +17,11 @@ from .rules import Rules
 from .state import State
 
 DEFAULT_TT_MB = 256
-# The search for the fewest rooms (solve(shortest=True)) may take this many nodes, or
-# as many as the proof took if that is more.  Measured (benchmarks/bench_shortest.py):
-# solo classic deals 1-200 at most 380,000, so solo lines are always proven the
-# fewest; co-op costs 1-4 times the proof's nodes, so there it may stop.
+# The search for the fewest rooms (solve(shortest=True)) may take this many nodes (and
+# no more than --max-nodes/--timeout leave).  Measured (benchmarks/bench_shortest.py,
+# benchmarks/README.md): solo classic deals 1-200 need at most 396,595, so classic lines
+# are proven the fewest; solo easy 1-100: 96 of 100 within it; co-op costs 2-4 times the
+# proof's nodes, so there it often stops and the proof's line is shown, said so.
 LINE_NODES = 2_000_000
 ENGINES = ("core", "reference")
 
