@@ -238,6 +238,14 @@ def test_a_request_past_its_budget_answers_its_partial_result(client):
     assert hint["exact"] is False
 
 
+def test_a_real_table_hint_answers_within_its_time(client):
+    # the whole hint within its time: orders it could not solve left out and said so
+    t0 = time.monotonic()
+    got = checked(client.get("/api/hint", params={"seed": 42, "table": "true", "time": 2}))
+    assert time.monotonic() - t0 < 2 + 5
+    assert got["kind"] == "belief" and got["budget"] == 2 and got["orders"] <= got["orders_planned"]
+
+
 def test_budgets_over_the_server_limits_are_refused(client):
     got = checked(client.get("/api/solve", params={"seed": 42, "timeout": 21}), 400)
     assert got["error"] == "timeout: at most 20 seconds on this server (asked 21)"
@@ -260,13 +268,14 @@ def test_a_co_op_solve_does_not_block_a_solo_hint(client, server):
 
 
 def test_a_job_past_its_hard_deadline_is_stopped_and_the_pool_goes_on():
-    # a real-table hint at the start of a deal runs for tens of seconds; the hard deadline is
+    # an exact co-op hint with a time limit per solve (timeout, not its --time budget) runs
+    # one search per action, 9 of up to 1 s at the start of deal 7; the hard deadline is
     # 2 * max-budget + grace = 3 s: its process is killed, the request says so, the next one works
     with LocalServer(["--budget", "1", "--max-budget", "1", "--grace", "1"]) as s, \
             httpx.Client(base_url=s.url, timeout=60) as c:
         before = c.get("/api/health").json()["solvers"]["co-op"]
         t0 = time.monotonic()
-        got = checked(c.get("/api/hint", params={"seed": 42, "table": "true"}), 503)
+        got = checked(c.get("/api/hint", params={"seed": 7, "mode": "coop", "timeout": 1}), 503)
         assert time.monotonic() - t0 < 10
         assert "stopped" in got["error"]
         assert c.get("/api/health").json()["solvers"]["co-op"] != before
