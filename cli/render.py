@@ -297,12 +297,29 @@ def hint_lines(hint, pretty: bool = False) -> list:
     return out
 
 
-def _pct(x) -> str:
-    return "    ?" if x is None else f"{100 * float(x):5.1f}%"
+def _pct(x, digits: int = 1) -> str:
+    return "    ?" if x is None else f"{100 * float(x):{4 + digits}.{digits}f}%"
 
 
-def _num(x) -> str:
-    return "     ?" if x is None else signed_words(f"{float(x):6.1f}")
+def _num(x, digits: int = 1) -> str:
+    return "     ?" if x is None else signed_words(f"{float(x):{5 + digits}.{digits}f}")
+
+
+def ranking_digits(pairs, scale: float, most: int = 6) -> tuple:
+    """Decimals for a ranked table of ``(win, mean)`` figures such that rounding
+    never makes the ranking look wrong: wherever two neighbours' win figures
+    differ, they are shown different (else the one ranked lower could show the
+    same win and a higher mean), and where their wins are equal, their means
+    are.  ``scale``: the win figure's factor as shown (100 for percentages)."""
+    def enough(k: int, factor: float) -> int:
+        # neighbours whose figure k differs (for the mean: among equal wins)
+        pairs_to_tell = [(a[k] * factor, b[k] * factor) for a, b in zip(pairs, pairs[1:])
+                         if a[k] != b[k] and (k == 0 or a[0] == b[0])]
+        for d in range(1, most + 1):
+            if all(f"{x:.{d}f}" != f"{y:.{d}f}" for x, y in pairs_to_tell):
+                return d
+        return most
+    return enough(0, scale), enough(1, 1.0)
 
 
 def _table_hint_lines(hint, pretty: bool) -> list:
@@ -355,9 +372,15 @@ def _table_hint_lines(hint, pretty: bool) -> list:
     else:
         out.append(f"  {'':<{width}}  clairvoyant bound (order seen)")
         out.append(f"  {'action':<{width}}  {'win':<{cw}}  mean")
+    # as many decimals as the ranking needs (it is decided by the unrounded figures)
+    wd = md = cwd = cmd = 1
+    if head and all(a.win_chance is not None for a in hint.actions):
+        wd, md = ranking_digits([(float(a.win_chance), float(a.mean_score)) for a in hint.actions], 100)
+    elif not head:
+        cwd, cmd = ranking_digits([(a.clairvoyant_win_chance, a.clairvoyant_mean_score) for a in hint.actions], 100)
     for a in hint.actions:
-        cwin = _pct(a.clairvoyant_win_chance)
-        cmean = _num(a.clairvoyant_mean_score)
+        cwin = _pct(a.clairvoyant_win_chance, cwd)
+        cmean = _num(a.clairvoyant_mean_score, cmd)
         if ci:
             if a.clairvoyant_win_low is not None:
                 cwin += f" ({100 * a.clairvoyant_win_low:.1f} to {100 * a.clairvoyant_win_high:.1f})"
@@ -366,7 +389,7 @@ def _table_hint_lines(hint, pretty: bool) -> list:
                           f"{signed(f'{a.clairvoyant_mean_high:.1f}')})")
         row = f"  {action_text(a.action, pretty):<{width}}  "
         if head:
-            row += f"{_pct(a.win_chance):<7}  {_num(a.mean_score):<12}  "
+            row += f"{_pct(a.win_chance, wd):<7}  {_num(a.mean_score, md):<12}  "
         out.append(row + f"{cwin:<{cw}}  {cmean}")
     return out
 

@@ -343,3 +343,22 @@ def test_cli_enumerated_hint_says_exact():
 def test_cli_bad_real_table_input(args, message):
     err = _run(*args, code=2).stderr
     assert err.startswith("error: ") and message in err and err.count("\n") == 1, err
+
+
+def test_rounding_never_makes_a_table_ranking_look_wrong():
+    import dataclasses
+    from scoundrel_solver.cli import render
+    from scoundrel_solver.hints import TableActionValue
+    assert render.ranking_digits([(0.5, 3.0), (0.25, 9.0)], 100) == (1, 1)
+    # 62.44 % and 62.41 % both round to 62.4: shown with two decimals, the order is visible
+    assert render.ranking_digits([(0.6244, 5.0), (0.6241, 9.0)], 100) == (2, 1)
+    # equal wins, ranked by the mean: the means are told apart
+    assert render.ranking_digits([(0.5, 3.04), (0.5, 3.01), (0.25, 3.3)], 100) == (1, 2)
+    position = TablePosition.from_state(State.new(parse_cards("5D 3S 4H 9C 2D 7S"), Rules()))
+    hint = table_hint(position, samples=10, cache=SolveCache(10))
+    a, b = hint.actions[0].action, hint.actions[1].action
+    fake = dataclasses.replace(hint, actions=(
+        TableActionValue(a, 0.6244, 5.0, True, 0.7, 0.7, 0.7, 6.0, 6.0, 6.0, 10),
+        TableActionValue(b, 0.6241, 9.0, True, 0.7, 0.7, 0.7, 6.0, 6.0, 6.0, 10)))
+    rows = [line for line in render._table_hint_lines(fake, False) if "62." in line]
+    assert len(rows) == 2 and "62.44%" in rows[0] and "62.41%" in rows[1]
