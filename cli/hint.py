@@ -13,7 +13,7 @@ from scoundrel_solver.notation import resolved_line
 from scoundrel_solver.progress import ProgressLine
 
 from . import render
-from .options import (RULE_PARAMS, GameOptions, game_options, hint_budget, json_option, pretty_option,
+from .options import (RULE_PARAMS, table_budget, GameOptions, game_options, hint_budget, json_option, pretty_option,
                       progress_option, search_options, time_option, typed, usage_error)
 from .options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber
 
@@ -232,7 +232,7 @@ def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rn
             _show_explain(why, None, as_json, pretty)
             return
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds, time_budget=budget or None)
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds, time_budget=table_budget(budget, max_nodes, timeout) or None)
         _show(hint, None, as_json, pretty, position)
         return
     set_flags = [k for k in TABLE_FLAGS if typed(ctx, k)]
@@ -253,7 +253,7 @@ def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rn
             _show_explain(why, chosen, as_json, pretty, moves=len(flat))
             return
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds, time_budget=budget or None)
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds, time_budget=table_budget(budget, max_nodes, timeout) or None)
         _show(hint, chosen, as_json, pretty, position, moves=len(flat))
         return
     _one_budget(ctx, table=False)

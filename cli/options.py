@@ -286,8 +286,18 @@ def time_option(f):
         "--time", "budget", type=Seconds(zero=True), default=None, metavar="SECONDS",
         help=f"Exact hint: answer within this many seconds [default: {DEFAULT_TIME:g}; with --max-nodes/"
              f"--timeout: 0]; what is not finished is shown as proven bounds.  0: until every score is exact.  "
-             f"Real-table hint: the whole hint within this many seconds [default: no limit], orders not solved "
-             f"in time left out and said so.")(f)
+             f"Real-table hint: the whole hint within this many seconds [default: the same; with --max-nodes/"
+             f"--timeout, which limit each of its searches: 0], orders not solved in time left out and said so.")(f)
+
+
+def table_budget(budget, max_nodes, timeout) -> float:
+    """The time budget of a real-table hint: ``--time`` if given, else the exact
+    hint's default unless --max-nodes/--timeout (limits of each of its searches)
+    are given, which keep the hint unbounded as before; 0: no limit."""
+    from scoundrel_solver.budget import DEFAULT_TIME
+    if budget is not None:
+        return budget
+    return 0.0 if (max_nodes is not None or timeout is not None) else DEFAULT_TIME
 
 
 def hint_budget(budget, max_nodes, timeout) -> float:

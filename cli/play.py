@@ -21,7 +21,7 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import render
 from .hint import exact_hint_within, explain_exact_within, explain_table_hint
-from .options import (Game, GameOptions, game_options, pretty_option, hint_budget, progress_option, search_options,
+from .options import (Game, table_budget, GameOptions, game_options, pretty_option, hint_budget, progress_option, search_options,
                       time_option, usage_error)
 
 EXIT_INTERRUPTED = 130
@@ -277,7 +277,8 @@ class Session:
             if table:
                 position = TablePosition.from_state(state, known_bottom_of_line(self.states[0], self.actions))
                 hint = table_hint(position, samples=int(samples), rng_seed=DEFAULT_RNG_SEED,
-                                  tt_mb=min(self.tt_mb, TABLE_TT_MB), time_budget=self.budget or None,
+                                  tt_mb=min(self.tt_mb, TABLE_TT_MB), time_budget=table_budget(self.budget, self.search.get("max_nodes"),
+                                                           self.search.get("timeout")) or None,
                                   **self.search)
                 self.table_hints += 1
                 face_down = render.hint_position(state, self.pretty, position)[-1]

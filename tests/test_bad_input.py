@@ -154,9 +154,10 @@ case("health-coop-three", "hint", "--mode", "coop", "--room", ROOM, "--unseen", 
      says="health")
 for value in ["1", "15", str(2 ** 64)]:
     case(f"last-kill-{value[:12]}", *TABLE, "--weapon", "7D", "--last-kill", value, says="kill")
-# each kind of hint has its own budget; the other one is refused, not ignored
-case("table-hint-with-time", *TABLE, "--time", "1", says="--time")
-case("seed-table-hint-with-time", "hint", "--seed", "1", "--table", "--time", "1", says="--time")
+# a real-table hint takes --time (its whole budget) as an exact one does, and refuses a bad one;
+# the belief search's own budget is refused on an exact hint, not ignored
+case("table-hint-with-negative-time", *TABLE, "--time", "-1", says="--time")
+case("seed-table-hint-with-nan-time", "hint", "--seed", "1", "--table", "--time", "nan", says="--time")
 case("exact-hint-with-belief-seconds", "hint", "--seed", "1", "--belief-seconds", "2", says="--belief-seconds")
 case("last-kill-abc", *TABLE, "--weapon", "7D", "--last-kill", "abc", says="kill")
 case("weapon-abc", *TABLE, "--weapon", "abc", says="weapon")

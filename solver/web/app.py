@@ -275,9 +275,9 @@ class Service:
             self._table_mb(params)
             if real_table:
                 # the whole hint within its time (the library leaves out the orders it
-                # cannot solve in time and says so), by default the most a request may ask
+                # cannot solve in time and says so), by default a hint's (the CLI's default)
                 pool = self.heavy
-                seconds = self._seconds(params, "time", self.limits.max_budget)
+                seconds = self._seconds(params, "time", self.limits.hint_time)
             elif "timeout" in params or "max_nodes" in params:
                 seconds = self._seconds(params, "timeout", self.limits.budget)
             else:
