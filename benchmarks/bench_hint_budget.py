@@ -13,8 +13,14 @@ Per mode: median, p95 and max wall time; the share of actions whose verdict
 ``--exact-subset`` positions the unbounded hint (``--time 0``) is run too,
 side by side, and every figure the budgeted hint proved is checked against it.
 
+Modes ``solo-table`` and ``coop-table`` ask the real-table hint of the same kind
+of positions (the order hidden, the avoided rooms known at the bottom) within
+the same budget: wall time, how often the belief search gave an exact or an
+upper-bound figure, and the share of the planned clairvoyant orders solved.
+
     python benchmarks/bench_hint_budget.py --positions 50 --exact-subset 5
     python benchmarks/bench_hint_budget.py --modes coop --positions 200 --time 2 --out results/budget-coop.jsonl
+    python benchmarks/bench_hint_budget.py --modes solo-table,coop-table --positions 50
 """
 from __future__ import annotations
 
@@ -35,19 +41,53 @@ import scoundrel_solver.hints as hints  # noqa: E402
 from scoundrel_solver import Rules, State, deal  # noqa: E402
 
 
-def random_position(rnd: random.Random, rules: Rules):
-    """(seed, moves, state) with the game not over."""
+def random_position(rnd: random.Random, rules: Rules, with_bottom: bool = False):
+    """(seed, moves, state) with the game not over (and, ``with_bottom``, the
+    count of known cards at the bottom of its dungeon)."""
     while True:
         seed = rnd.randrange(1, 2**32)
-        state = State.new(deal(seed, rules), rules)
+        start = state = State.new(deal(seed, rules), rules)
         stop = rnd.randrange(0, 3 * 18 if rules.coop else 3 * 15)
+        played = []
         for _ in range(stop):
             alive = [a for a in state.legal_actions() if not state.play(a).finished]
             if not alive:
                 break
-            state = state.play(rnd.choice(alive))
+            action = rnd.choice(alive)
+            played.append(action)
+            state = state.play(action)
         if not state.finished:
+            if with_bottom:
+                return seed, stop, state, hints.known_bottom_of_line(start, played)
             return seed, stop, state
+
+
+def table_mode(args, mode: str, out) -> None:
+    """The real-table hint within ``--time`` on random mid-game positions."""
+    rules = Rules(mode=mode.split("-")[0])
+    rnd = random.Random(f"{args.rng_seed}-{mode}")
+    walls, kinds, solved, planned = [], {}, 0, 0
+    for _ in range(args.positions):
+        seed, moves, state, known = random_position(rnd, rules, with_bottom=True)
+        position = hints.TablePosition.from_state(state, known)
+        cold()
+        t0 = time.perf_counter()
+        h = hints.table_hint(position, time_budget=args.time)
+        wall = time.perf_counter() - t0
+        walls.append(wall)
+        kinds[h.achievable] = kinds.get(h.achievable, 0) + 1
+        solved, planned = solved + h.orders, planned + h.orders_planned
+        row = {"mode": mode, "seed": seed, "moves": moves, "room": state.rooms_done + 1,
+               "unseen": len(position.unseen), "achievable": h.achievable, "clairvoyant": h.clairvoyant,
+               "orders": h.orders, "orders_planned": h.orders_planned, "seconds": round(wall, 4)}
+        if out:
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+        print(json.dumps(row), file=sys.stderr)
+    shares = ", ".join(f"{k} {100 * v / len(walls):.0f} %" for k, v in sorted(kinds.items()))
+    print(f"{mode}: {len(walls)} positions at --time {args.time:g}: median {statistics.median(walls):.2f} s, "
+          f"p95 {pct(walls, 0.95):.2f} s, max {max(walls):.2f} s; achievable figure: {shares}; "
+          f"clairvoyant orders solved {100 * solved / planned:.1f} % of {planned:,} planned")
 
 
 def cold():
@@ -73,6 +113,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     out = args.out.open("w") if args.out else None
     for mode in args.modes.split(","):
+        if mode.endswith("-table"):
+            table_mode(args, mode, out)
+            continue
         rules = Rules(mode=mode)
         rnd = random.Random(f"{args.rng_seed}-{mode}")
         walls, acts, verdicts, exacts, zero = [], 0, 0, 0, []
