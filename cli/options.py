@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 from dataclasses import dataclass
 from typing import Optional
@@ -277,6 +278,19 @@ def search_options(f):
     for decorator in reversed(decorators):
         f = decorator(f)
     return f
+
+
+def default_threads() -> int:
+    """The CLI solve's default: both cores where there are two (a solve uses two at most)."""
+    return max(1, min(os.cpu_count() or 1, 2))
+
+
+def threads_option(f):
+    """``--threads N``: worker processes for one solve (``solve`` and the main job)."""
+    return click.option(
+        "--threads", type=WholeNumber(1, 2), default=None, metavar="N",
+        help="Processes for the search: 2 runs its tests two at a time on two cores, each with half "
+             "of --tt-mb; the answer is the same on every run [default: the cores, at most 2].")(f)
 
 
 def time_option(f):

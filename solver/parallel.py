@@ -182,12 +182,15 @@ def search_parallel(state, threads=2, max_nodes=0, timeout=0.0, tt_mb=256, short
         return _core.search(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, shortest=shortest,
                             line_max_nodes=line_max_nodes, progress=progress)
     # small searches: one core, as without threads (a node budget, so deterministic)
+    # (the whole budget: its table is freed before the workers start)
+    spent = 0
     small = SMALL_NODES if not max_nodes else min(SMALL_NODES, max_nodes)
-    first = _core.search(state, max_nodes=small, timeout=timeout, tt_mb=tt_mb / 2, shortest=shortest,
-                         line_max_nodes=line_max_nodes, progress=progress)
-    if first["exact"] or (max_nodes and max_nodes <= small) or first["limit"] == "time":
-        return first
-    spent = first["nodes"]
+    if small > 0:
+        first = _core.search(state, max_nodes=small, timeout=timeout, tt_mb=tt_mb, shortest=shortest,
+                             line_max_nodes=line_max_nodes, progress=progress)
+        if first["exact"] or (max_nodes and max_nodes <= small) or first["limit"] == "time":
+            return first
+        spent = first["nodes"]
     left_timeout = 0.0
     if timeout:
         left_timeout = max(1e-3, timeout - (time.monotonic() - t0))
@@ -223,7 +226,8 @@ def _rounds(state, n, max_nodes, timeout, tt_mb, shortest, line_max_nodes, progr
         """Per command: an equal share of what is left (the total stays within max_nodes)."""
         left_n = 0
         if max_nodes:
-            left_n = max(1, (max_nodes - nodes) // k)
+            # (a search counts the node that passes its limit: k workers, k such nodes)
+            left_n = max(1, (max_nodes - nodes - k + 1) // k)
         left_t = 0.0
         if deadline:
             left_t = max(1e-3, deadline - time.monotonic())
@@ -333,6 +337,12 @@ def _rounds(state, n, max_nodes, timeout, tt_mb, shortest, line_max_nodes, progr
         raise
     pool.close()
     line = _core._line_of(steps) if steps else []
+    if line and score is not None:
+        # the line is a worker's: replay it through the rules engine before printing it
+        from .notation import replay
+        end = replay(state, line)[-1]
+        if not end.finished or end.score != score:
+            raise AssertionError(f"parallel search: the line does not replay to its score {score}")
     return {"score": score, "line": line, "nodes": nodes, "exact": exact, "limit": limit, "shortest": short,
             "line_nodes": line_nodes, "threads": n,
             "tt": {"entries": tt.get("entries", 0), "capacity": tt.get("capacity", 0),
