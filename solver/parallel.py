@@ -186,11 +186,19 @@ def search_parallel(state, threads=2, max_nodes=0, timeout=0.0, tt_mb=256, short
     spent = 0
     small = SMALL_NODES if not max_nodes else min(SMALL_NODES, max_nodes)
     if small > 0:
-        first = _core.search(state, max_nodes=small, timeout=timeout, tt_mb=tt_mb, shortest=shortest,
-                             line_max_nodes=line_max_nodes, progress=progress)
-        if first["exact"] or (max_nodes and max_nodes <= small) or first["limit"] == "time":
+        s = _core.new_searcher(state.rules, tt_mb)
+        first = _core.search(state, max_nodes=small, timeout=timeout, searcher=s, progress=progress)
+        if first["exact"]:
+            # the search for the fewest rooms gets the budget it gets with one core
+            if shortest and first["line"]:
+                _shortest_here(s, state, first, max_nodes, line_max_nodes, timeout, t0)
+            elif shortest:
+                first["shortest"] = True
+            return first
+        if (max_nodes and max_nodes <= small) or first["limit"] == "time":
             return first
         spent = first["nodes"]
+        del s
     left_timeout = 0.0
     if timeout:
         left_timeout = max(1e-3, timeout - (time.monotonic() - t0))
@@ -198,6 +206,27 @@ def search_parallel(state, threads=2, max_nodes=0, timeout=0.0, tt_mb=256, short
                   line_max_nodes, progress, spent, t0, timeout)
     out["nodes"] += spent
     return out
+
+
+def _shortest_here(s, state, out, max_nodes, line_max_nodes, timeout, t0):
+    """``_core.search``'s second step (the fewest rooms), on the searcher ``s`` that
+    has just proven ``out["score"]`` within the first pass; updates ``out``."""
+    from . import _core
+    nodes = out["nodes"]
+    left_nodes = int(line_max_nodes or 0)
+    if max_nodes:
+        left = max(1, int(max_nodes) - nodes)
+        left_nodes = min(left_nodes, left) if left_nodes else left
+    left_time = max(1e-3, float(timeout) - (time.monotonic() - t0)) if timeout else 0.0
+    s.nodes = 0
+    found = s.shortest(*_position(state), int(out["score"]), len(out["line"]), left_nodes, left_time)
+    out["line_nodes"] = s.nodes
+    s.nodes = nodes
+    out["shortest"] = found["rooms"] is not None
+    if out["shortest"]:
+        out["line"] = _core._line_of(found["steps"])
+    out["tt"].update(entries=s.tt_used, capacity=s.tt_capacity, mb=round(s.tt_bytes / 2**20, 1),
+                     hits=s.tt_hits, tests=s.tests, stores=s.tt_stores, replaced=s.tt_replaced)
 
 
 def _rounds(state, n, max_nodes, timeout, tt_mb, shortest, line_max_nodes, progress, spent, t0, timeout0):
