@@ -247,7 +247,8 @@ def _rounds(state, n, max_nodes, timeout, tt_mb, shortest, line_max_nodes, progr
     tt = {}
 
     def report():
-        if progress is not None:
+        # (as one core reports: always with the root's upper bound, known after round 1)
+        if progress is not None and hi is not None:
             progress(spent + nodes + sum(pool.nodes_now), tests, lo if lo > NEG else None, hi,
                      best[0] if best else None)
 
@@ -301,6 +302,8 @@ def _rounds(state, n, max_nodes, timeout, tt_mb, shortest, line_max_nodes, progr
                     limit = {1: "nodes", 2: "time", 3: "depth", 4: "outcomes"}.get(res["aborted"], "aborted")
                 else:
                     value = res["value"]
+                    lo = hi = value
+                    report()
                 break
             live = sum(1 for a in alphas if a is not None)
             mn, mt = budget(live)
