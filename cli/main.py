@@ -24,7 +24,7 @@ from scoundrel_solver.notation import resolved_line
 from scoundrel_solver.progress import ProgressLine
 
 from . import render
-from .options import (GameOptions, game_options, json_option, pretty_option, progress_option, search_options, typed,
+from .options import (GameOptions, game_options, json_option, pretty_option, progress_option, search_options, threads_option, default_threads, typed,
                       usage_error)
 
 EXIT_OK, EXIT_IO, EXIT_USAGE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -155,15 +155,18 @@ Examples:
 """
 
 
-def run_solve(game: GameOptions, as_json: bool, pretty: bool, max_nodes, timeout, tt_mb, progress=None) -> None:
+def run_solve(game: GameOptions, as_json: bool, pretty: bool, max_nodes, timeout, tt_mb, progress=None,
+              threads=None) -> None:
     chosen = game.game()
+    threads = default_threads() if threads is None else threads
     if not as_json:
         click.echo(render.deal_title(chosen))
         click.echo("Dungeon (top first): " + render.cards_text(chosen.deck, pretty))
         click.echo()
     with ProgressLine(enabled=progress) as line:
         result = solve(deck=chosen.deck, rules=chosen.rules, seed=chosen.seed, max_nodes=max_nodes,
-                       timeout=timeout, tt_mb=tt_mb, shortest=True, progress=line.search("solving"))
+                       timeout=timeout, tt_mb=tt_mb, shortest=True, progress=line.search("solving"),
+                       threads=threads)
     result = render.shorter_result(result)
     if as_json:
         _print_json(result.as_dict())
@@ -187,7 +190,7 @@ def run_solve(game: GameOptions, as_json: bool, pretty: bool, max_nodes, timeout
 
 
 def _search_job(f):
-    return game_options(json_option(pretty_option(search_options(progress_option(f)))))
+    return game_options(json_option(pretty_option(search_options(threads_option(progress_option(f))))))
 
 
 @click.group(cls=ScoundrelGroup, invoke_without_command=True, help=MAIN_HELP,
@@ -195,7 +198,7 @@ def _search_job(f):
 @_search_job
 @click.version_option(package_name="scoundrel-solver", prog_name="scoundrel-solve")
 @click.pass_context
-def cli(ctx: click.Context, game: GameOptions, as_json, pretty, max_nodes, timeout, tt_mb, progress):
+def cli(ctx: click.Context, game: GameOptions, as_json, pretty, max_nodes, timeout, tt_mb, threads, progress):
     given = [p.name for p in ctx.command.params if typed(ctx, p.name)]
     if ctx.invoked_subcommand is not None:
         if given:
@@ -206,13 +209,13 @@ def cli(ctx: click.Context, game: GameOptions, as_json, pretty, max_nodes, timeo
     if not given:
         click.echo(ctx.get_help())
         ctx.exit(EXIT_OK)
-    run_solve(game, as_json, pretty, max_nodes, timeout, tt_mb, progress)
+    run_solve(game, as_json, pretty, max_nodes, timeout, tt_mb, progress, threads)
 
 
 @cli.command("solve", help=SOLVE_HELP)
 @_search_job
-def solve_command(game: GameOptions, as_json, pretty, max_nodes, timeout, tt_mb, progress):
-    run_solve(game, as_json, pretty, max_nodes, timeout, tt_mb, progress)
+def solve_command(game: GameOptions, as_json, pretty, max_nodes, timeout, tt_mb, threads, progress):
+    run_solve(game, as_json, pretty, max_nodes, timeout, tt_mb, progress, threads)
 
 
 # --------------------------------------------------------------------- deal

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 from dataclasses import dataclass
 from typing import Optional
@@ -277,6 +278,23 @@ def search_options(f):
     for decorator in reversed(decorators):
         f = decorator(f)
     return f
+
+
+def default_threads() -> int:
+    """The CLI solve's default: 1 for now.  Measured on co-op 52 deals 1-11 on this
+    shared 2-core machine (benchmarks/README.md, "Two cores for one solve"), 2
+    threads took 1.25 times as long as one (total 210 s against 168 s): the speculative
+    test doubles the nodes and the final proof, most of a solve, is one test.
+    Raise it (to min(os.cpu_count(), 2)) once it is measured to pay."""
+    return 1
+
+
+def threads_option(f):
+    """``--threads N``: worker processes for one solve (``solve`` and the main job)."""
+    return click.option(
+        "--threads", type=WholeNumber(1, 2), default=None, metavar="N",
+        help="Processes for the search: 2 runs its tests two at a time on two cores, each with half "
+             "of --tt-mb; the answer is the same on every run [default: 1].")(f)
 
 
 def time_option(f):

@@ -88,7 +88,8 @@ def start_state(deck=None, rules: Rules = None, seed=None, state: State = None) 
 
 
 def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max_nodes=None,
-          timeout=None, tt_mb=DEFAULT_TT_MB, engine=None, shortest: bool = False, progress=None) -> Result:
+          timeout=None, tt_mb=DEFAULT_TT_MB, engine=None, shortest: bool = False, progress=None,
+          threads: int = 1) -> Result:
     """Optimal play from a fresh deal (``deck`` or ``seed``) or from ``state``.
 
     ``shortest``: once the score is proven, the line returned is one of the
@@ -106,13 +107,26 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
     ``lo..hi`` proven so far (``None``: none yet); it never changes the
     search, and an exception it raises (Ctrl-C) stops it.  The reference
     engine does not report.  :class:`solver.progress.ProgressLine` shows it.
+
+    ``threads``: 2 solves on two worker processes, each with half of
+    ``tt_mb`` (``solver/parallel.py``); the score, the line and the node count
+    are the same on every run, whatever the timing (but may differ from
+    ``threads=1``'s where optimal lines tie).  ``max_nodes`` is the total over
+    the workers.  More than 2 counts as 2.
     """
     start = start_state(deck, rules, seed, state)
     engine = engine or default_engine()
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}")
     t0 = time.perf_counter()
-    if engine == "core":
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"threads must be a whole number >= 1, not {threads!r}")
+    if engine == "core" and threads > 1:
+        load_core()
+        from .parallel import search_parallel
+        out = search_parallel(start, threads=min(threads, 2), max_nodes=max_nodes or 0, timeout=timeout or 0.0,
+                              tt_mb=tt_mb, shortest=shortest, line_max_nodes=LINE_NODES, progress=progress)
+    elif engine == "core":
         out = load_core().search(start, max_nodes=max_nodes or 0, timeout=timeout or 0.0, tt_mb=tt_mb,
                                  shortest=shortest, line_max_nodes=LINE_NODES, progress=progress)
     else:
