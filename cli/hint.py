@@ -315,23 +315,35 @@ def explain_table_hint(position, text, samples, rng_seed, belief_seconds, max_no
                          max_nodes=max_nodes, timeout=timeout, tt_mb=min(tt_mb, 256))
 
 
-def _show_explain(why: Explanation, chosen, as_json, pretty, moves=0):
-    if as_json:
-        out = {"type": "explain"}
-        if chosen is not None:
-            out.update(seed=chosen.seed, moves=moves)
-        out.update(why.as_dict())
-        click.echo(render.json_text(out))
-        return
+def _json_answer(kind: str, answer, chosen, moves: int) -> None:
+    """The answer as one JSON object of the schema: its type, the deal and the
+    moves played (with --seed/--deck), then the library's dict."""
+    out = {"type": kind}
+    if chosen is not None:
+        out.update(seed=chosen.seed, moves=moves)
+    out.update(answer.as_dict())
+    click.echo(render.json_text(out))
+
+
+def _heading(kind: str, state, chosen, pretty, table, moves: int) -> None:
+    """What a hint or an explanation is about: the deal (and the moves played) or
+    the position, then the position drawn."""
     if chosen is not None:
         click.echo(render.deal_title(chosen) + (f", after {moves} move{'s' if moves != 1 else ''}" if moves else ""))
-    elif why.kind == "exact":
-        click.echo(f"Position with the order of the dungeon known ({why.state.rules.describe()})")
+    elif kind == "exact":
+        click.echo(f"Position with the order of the dungeon known ({state.rules.describe()})")
     else:
-        click.echo(f"Real table ({why.state.rules.describe()})")
-    for text in render.hint_position(why.state, pretty, why.table):
+        click.echo(f"Real table ({state.rules.describe()})")
+    for text in render.hint_position(state, pretty, table):
         click.echo(text)
     click.echo()
+
+
+def _show_explain(why: Explanation, chosen, as_json, pretty, moves=0):
+    if as_json:
+        _json_answer("explain", why, chosen, moves)
+        return
+    _heading(why.kind, why.state, chosen, pretty, why.table, moves)
     for text in render.explain_lines(why, pretty):
         click.echo(text)
     click.echo()
@@ -340,20 +352,8 @@ def _show_explain(why: Explanation, chosen, as_json, pretty, moves=0):
 
 def _show(hint: Hint, chosen, as_json, pretty, position, moves=0):
     if as_json:
-        out = {"type": "hint"}
-        if chosen is not None:
-            out.update(seed=chosen.seed, moves=moves)
-        out.update(hint.as_dict())
-        click.echo(render.json_text(out))
+        _json_answer("hint", hint, chosen, moves)
         return
-    if chosen is not None:
-        click.echo(render.deal_title(chosen) + (f", after {moves} move{'s' if moves != 1 else ''}" if moves else ""))
-    elif hint.kind == "exact":
-        click.echo(f"Position with the order of the dungeon known ({hint.state.rules.describe()})")
-    else:
-        click.echo(f"Real table ({hint.state.rules.describe()})")
-    for text in render.hint_position(hint.state, pretty, position):
-        click.echo(text)
-    click.echo()
+    _heading(hint.kind, hint.state, chosen, pretty, position, moves)
     for text in render.hint_lines(hint, pretty):
         click.echo(text)

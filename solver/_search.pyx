@@ -253,14 +253,7 @@ cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok,
     cdef uint64_t k1 = 0, k2 = 0
     cdef Entry *e
     cdef long long work = 1
-    s.nodes += 1
-    if s.max_nodes > 0 and s.nodes > s.max_nodes:
-        s.aborted = 1
-        return NEG
-    if (s.nodes & 1023) == 0 and check_limits(s):
-        return NEG
-    if depth + 1 >= MAXDEPTH:
-        s.aborted = 3
+    if enter_node(s, depth):
         return NEG
     _tally(S, n, &t)
     hc = hs[0]
@@ -334,6 +327,21 @@ cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok,
     return best
 
 
+cdef int begin_search(Search *s, list heroes, Heroes *hs, long long max_nodes, double timeout) except -1:
+    """The start of a search (``run``, the rooms search): the heroes given as
+    Python (health, weapon, last kill) tuples into ``hs``, the limits set, none hit."""
+    cdef int i
+    memset(hs, 0, sizeof(Heroes))
+    for i in range(len(heroes)):
+        hs.hp[i] = heroes[i][0]
+        hs.w[i] = heroes[i][1]
+        hs.k[i] = heroes[i][2]
+    s.max_nodes = max_nodes
+    s.deadline = _now() + timeout if timeout > 0 else 0.0
+    s.aborted = 0
+    return 0
+
+
 cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list heroes, int leader,
               int potion_mask, int help_used, int avoid_ok, long long max_nodes, double timeout,
               int single, int single_alpha):
@@ -348,14 +356,7 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
     cdef bint midroom
     cdef uint8_t takes[4]
     cdef int8_t rm[4]
-    memset(&hs, 0, sizeof(Heroes))
-    for i in range(len(heroes)):
-        hs.hp[i] = heroes[i][0]
-        hs.w[i] = heroes[i][1]
-        hs.k[i] = heroes[i][2]
-    s.max_nodes = max_nodes
-    s.deadline = _now() + timeout if timeout > 0 else 0.0
-    s.aborted = 0
+    begin_search(s, heroes, &hs, max_nodes, timeout)
     s.report_next = _now() + s.report_every
     s.inc_found = 0
     s.inc_score = NEG

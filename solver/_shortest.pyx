@@ -33,15 +33,14 @@ in the order (avoids, then the driver's order, then enumeration order), whose
 child has the value still needed -- so it does not depend on what the table
 happened to hold.
 """
-from libc.string cimport memset
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t
-from ._types cimport (MAXN, MAXDEPTH, NO_BETA, NEG, Heroes, Outcome, Tally, _now, _tally, _canon,
+from ._types cimport (MAXN, MAXDEPTH, NO_BETA, NEG, Heroes, Outcome, Tally, _tally, _canon,
                       _child_cards)
 from ._table cimport Entry, tt_key, tt_probe, tt_store
 from ._state cimport Search
 from ._bounds cimport bound_at
 from ._rooms cimport enum_takes, compact, rate_outcomes, rotations, begin_room, enumerate_room
-from ._search cimport check_limits
+from ._search cimport begin_search, enter_node
 
 
 cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
@@ -129,14 +128,7 @@ cdef int node_rooms(Search *s, int depth, int n, Heroes *hs, int leader, int avo
     cdef uint64_t k1 = 0, k2 = 0
     cdef Entry *e
     cdef long long before = s.nodes
-    s.nodes += 1
-    if s.max_nodes > 0 and s.nodes > s.max_nodes:
-        s.aborted = 1
-        return NEG
-    if (s.nodes & 1023) == 0 and check_limits(s):
-        return NEG
-    if depth + 1 >= MAXDEPTH:
-        s.aborted = 3
+    if enter_node(s, depth):
         return NEG
     _tally(S, n, &t)
     hc = hs[0]
@@ -239,14 +231,7 @@ cdef dict shortest_run(Search *s, list room, list dungeon, int taken, list heroe
     cdef Heroes cur
     cdef Tally t_walk
     cdef int lead, aok
-    memset(&hs, 0, sizeof(Heroes))
-    for i in range(len(heroes)):
-        hs.hp[i] = heroes[i][0]
-        hs.w[i] = heroes[i][1]
-        hs.k[i] = heroes[i][2]
-    s.max_nodes = max_nodes
-    s.deadline = _now() + timeout if timeout > 0 else 0.0
-    s.aborted = 0
+    begin_search(s, heroes, &hs, max_nodes, timeout)
     s.short_target = target
     s.loss_phase = target <= 0
     s.beta = NO_BETA

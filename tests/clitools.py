@@ -17,3 +17,38 @@ def invoke(args, code=0, input=None):
     result = runner().invoke(cli, [str(a) for a in args], input=input)
     assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
     return result
+
+
+def at_a_terminal(args, env_extra=None, input=None, timeout=60):
+    """Run the CLI in a child process with stderr on a pseudo-terminal (stdout a
+    pipe, stdin ``input`` bytes or nothing): ``(exit status, stdout bytes, stderr bytes)``."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    env = dict(os.environ, **(env_extra or {}))
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-c", "from scoundrel_solver.cli.main import main; main()", *args],
+                            stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    if input is not None:
+        proc.stdin.write(input)
+        proc.stdin.close()
+    err = b""
+    while True:
+        r, _, _ = select.select([master], [], [], timeout)
+        if not r:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    out = proc.stdout.read()
+    code = proc.wait(timeout)
+    os.close(master)
+    return code, out, err

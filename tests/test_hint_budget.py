@@ -3,11 +3,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import pty
 import random
-import select
-import subprocess
 import sys
 import time
 
@@ -21,7 +17,7 @@ from scoundrel_solver.hints import SolveCache, exact_hint
 from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.reference import solve_reference
 
-from clitools import invoke
+from clitools import at_a_terminal, invoke
 from test_hints import small_positions
 
 
@@ -160,27 +156,9 @@ def test_progress_line_shows_after_the_delay_and_is_erased():
 def test_cli_progress_on_a_terminal_only(hard):
     state, _ = hard
     pos = json.dumps(state.as_dict())
-    cmd = [sys.executable, "-c", "from scoundrel_solver.cli.main import main; main()", "hint", "--position", "-", "--time", "1.6", "--json"]
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    proc.stdin.write(pos.encode())
-    proc.stdin.close()
-    err = b""
-    while True:
-        r, _, _ = select.select([master], [], [], 30)
-        if not r:
-            break
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        err += chunk
-    out = proc.stdout.read()
-    assert proc.wait(30) == 0
-    os.close(master)
+    code, out, err = at_a_terminal(["hint", "--position", "-", "--time", "1.6", "--json"], input=pos.encode(),
+                                   timeout=30)
+    assert code == 0
     assert b"hint: verdicts" in err and err.endswith(b"\r\x1b[K")
     assert json.loads(out)["kind"] == "exact"
 

@@ -29,7 +29,7 @@ from scoundrel_solver import Rules, State, deal, solve
 from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.search import load_core
 
-from clitools import invoke
+from clitools import invoke, at_a_terminal
 
 # (rules, seed): solo wins and losses in several rule sets, co-op wins in each pack and durability
 DEALS = [(Rules(), 1), (Rules(), 3), (Rules(), 14), (Rules(flee="hard"), 2), (Rules(flee="hard"), 6),
@@ -214,26 +214,7 @@ def _timeless(text: str) -> str:
 
 def _at_a_terminal(args, env_extra=QUICK):
     """Run the CLI with stderr on a pseudo-terminal; stdout is a pipe."""
-    env = dict(os.environ, **env_extra)
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-c", "from scoundrel_solver.cli.main import main; main()", *args],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, env=env)
-    os.close(slave)
-    err = b""
-    while True:
-        r, _, _ = select.select([master], [], [], 60)
-        if not r:
-            break
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        err += chunk
-    out = proc.stdout.read()
-    code = proc.wait(60)
-    os.close(master)
+    code, out, err = at_a_terminal(args, env_extra)
     return code, out.decode(), err.decode()
 
 
