@@ -628,16 +628,21 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     orders = 0
     clair_deadline = None if deadline is None else t0 + time_budget / 2
     for order in orders_to_solve:
+        limit_at = None
         if clair_deadline is not None:
-            left = clair_deadline - time.perf_counter()
-            if left <= 0 and orders:
+            if clair_deadline - time.perf_counter() <= 0 and orders:
                 break
             # (the first order is always solved, with the whole budget if need be)
-            left = left if orders else deadline - time.perf_counter()
-            valuer.timeout = max(1e-3, min(timeout, left) if timeout else left)
+            limit_at = clair_deadline if orders else deadline
         state = position.state(order)
         stopped, proven = valuer.stopped, valuer.exact
-        row = [valuer.value(state.play(action)) for action in actions]
+        row = []
+        for action in actions:
+            if limit_at is not None:
+                # each search gets what is left of the order's time, not all of it
+                left = limit_at - time.perf_counter()
+                valuer.timeout = max(1e-3, min(timeout, left) if timeout else left)
+            row.append(valuer.value(state.play(action)))
         if clair_deadline is not None and orders and valuer.stopped > stopped \
                 and not (timeout and valuer.timeout >= timeout):
             # the budget's clock stopped a search of this order: leave the order out

@@ -103,3 +103,14 @@ def test_service_real_table_hint_answers_within_its_time(seconds):
     d = check(r.json())
     assert d["kind"] == "belief" and d["budget"] == seconds
     assert took <= seconds + SLACK + 3      # the CLI process's start too
+
+
+def test_a_coop_table_hint_at_the_start_keeps_its_budget():
+    # every search of the first order shares the budget (9 co-op solves of seconds each otherwise)
+    rules = Rules(mode="coop")
+    position = TablePosition.from_state(State.new(deal(7, rules), rules))
+    t0 = time.perf_counter()
+    h = table_hint(position, time_budget=1.0, cache=SolveCache(10))
+    assert time.perf_counter() - t0 <= 1.0 + SLACK
+    assert h.orders == 1 and not h.clairvoyant_proven      # the first order, cut: said so
+    check(h.as_dict())
