@@ -2,12 +2,14 @@
 """The search driver (see ``_search.pyx``): owns the path, the incumbent, the
 tests, the counters and the limits of ``Search``."""
 from ._state cimport Search
-from ._types cimport Heroes, MAXDEPTH
+from ._types cimport Heroes, Tally, MAXDEPTH
 
 cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) except -1
 cdef void search_free(Search *s) noexcept nogil
 cdef list steps(Search *s)
 cdef int begin_search(Search *s, list heroes, Heroes *hs, long long max_nodes, double timeout) except -1
+cdef int midroom_outcomes(Search *s, list room, list dungeon, int taken, Heroes *hs, int leader,
+                          int potion_mask, int help_used, Tally *t) except -1
 cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list heroes, int leader,
               int potion_mask, int help_used, int avoid_ok, long long max_nodes, double timeout,
               int single, int single_alpha)

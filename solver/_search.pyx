@@ -342,6 +342,27 @@ cdef int begin_search(Search *s, list heroes, Heroes *hs, long long max_nodes, d
     return 0
 
 
+cdef int midroom_outcomes(Search *s, list room, list dungeon, int taken, Heroes *hs, int leader,
+                          int potion_mask, int help_used, Tally *t) except -1:
+    """A root part-way through a room (``t``: its cards, laid out in ``S[0]``):
+    every way to end the room into ``out[0]``, merged and rated, then the
+    dungeon laid out from index 4 (a child is the carried card + ``S[4:]``).
+    Returns how many outcomes."""
+    cdef int i, count
+    cdef uint8_t takes[4]
+    cdef int8_t rm[4]
+    begin_room(s, 0, leader, len(dungeon) == 0, t)
+    for i in range(len(room)):
+        rm[i] = room[i]
+    enum_takes(s, rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs[0],
+               potion_mask, help_used, t.mtot, takes, 0, -1, 0, 0, 0, 0)
+    count = compact(s, s.e_buf, s.e_count)
+    rate_outcomes(s, s.e_buf, count, t, NULL, 0)
+    for i in range(len(dungeon)):
+        s.S[0][4 + i] = dungeon[i]
+    return count
+
+
 cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list heroes, int leader,
               int potion_mask, int help_used, int avoid_ok, long long max_nodes, double timeout,
               int single, int single_alpha):
@@ -354,8 +375,6 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
     cdef Tally t
     cdef long long work = 0
     cdef bint midroom
-    cdef uint8_t takes[4]
-    cdef int8_t rm[4]
     begin_search(s, heroes, &hs, max_nodes, timeout)
     s.report_next = _now() + s.report_every
     s.inc_found = 0
@@ -375,15 +394,7 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
         # part-way through a room: enumerate how it can end once, then search
         # the next room starts from them (expand builds a child as the carried
         # card + S[4:], so the dungeon is laid out from index 4).
-        begin_room(s, 0, leader, len(dungeon) == 0, &t)
-        for i in range(len(room)):
-            rm[i] = room[i]
-        enum_takes(s, rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs,
-                        potion_mask, help_used, t.mtot, takes, 0, -1, 0, 0, 0, 0)
-        count = compact(s, s.e_buf, s.e_count)
-        rate_outcomes(s, s.e_buf, count, &t, NULL, 0)
-        for i in range(len(dungeon)):
-            s.S[0][4 + i] = dungeon[i]
+        count = midroom_outcomes(s, room, dungeon, taken, &hs, leader, potion_mask, help_used, &t)
         n = len(dungeon) + 4
     # Null-window tests from the top ("is there a line scoring > alpha?"):
     # a high alpha lets the upper bounds cut most of the tree, and most

@@ -39,8 +39,8 @@ from ._types cimport (MAXN, MAXDEPTH, NO_BETA, NEG, Heroes, Outcome, Tally, _tal
 from ._table cimport Entry, tt_key, tt_probe, tt_store
 from ._state cimport Search
 from ._bounds cimport bound_at
-from ._rooms cimport enum_takes, compact, rate_outcomes, rotations, begin_room, enumerate_room
-from ._search cimport begin_search, enter_node
+from ._rooms cimport rotations, enumerate_room
+from ._search cimport begin_search, enter_node, midroom_outcomes
 
 
 cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
@@ -186,8 +186,6 @@ cdef int root_outcomes(Search *s, list room, list dungeon, int taken, Heroes *hs
     ``n_out``: the cards of ``S[0]`` as the children see it."""
     cdef int i, n = len(room) + len(dungeon), count
     cdef Tally t
-    cdef uint8_t takes[4]
-    cdef int8_t rm[4]
     cdef Heroes hc
     for i in range(len(room)):
         s.S[0][i] = room[i]
@@ -199,17 +197,8 @@ cdef int root_outcomes(Search *s, list room, list dungeon, int taken, Heroes *hs
         _canon(&hc, t.mmask, s.nheroes, s.lenient)
         count = enumerate_room(s, 0, n, &hc, leader, rotations(s, n, avoid_ok), &t, s.short_target - 1)
     else:
-        # part-way through a room, as the driver's run() does: the room's ways
-        # to end, then the children laid out from index 4
-        begin_room(s, 0, leader, len(dungeon) == 0, &t)
-        for i in range(len(room)):
-            rm[i] = room[i]
-        enum_takes(s, rm, len(room), 0, len(room) if len(dungeon) == 0 else 3 - taken, hs[0],
-                   potion_mask, help_used, t.mtot, takes, 0, -1, 0, 0, 0, 0)
-        count = compact(s, s.e_buf, s.e_count)
-        rate_outcomes(s, s.e_buf, count, &t, NULL, 0)
-        for i in range(len(dungeon)):
-            s.S[0][4 + i] = dungeon[i]
+        # part-way through a room, as the driver's run() does
+        count = midroom_outcomes(s, room, dungeon, taken, hs, leader, potion_mask, help_used, &t)
         n = len(dungeon) + 4
     sort_outcomes(s.out[0], count)
     n_out[0] = n
