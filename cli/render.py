@@ -126,8 +126,8 @@ def shorter_result(result: Result) -> Result:
     """``result`` of ``solve(shortest=True)`` as shown: when its search for the
     fewest rooms stopped at its limit, the proof's line with its loops cut."""
     if result.shortest is False and result.line:
-        from scoundrel_solver.lines import cut_cycles
-        cut = cut_cycles(result.start, result.line)
+        from scoundrel_solver.lines import displayed_line
+        cut = displayed_line(result.start, result.line, False)
         if len(cut) < len(result.line):
             return dataclasses.replace(result, line=cut)
     return result

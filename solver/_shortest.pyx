@@ -141,13 +141,14 @@ cdef int node_rooms(Search *s, int depth, int n, Heroes *hs, int leader, int avo
     # the room after r avoids has r + rooms_needed(n) rooms at least
     nrot = rotations(s, n, avoid_ok)
     cut = False
-    if alpha > NEG and nrot > 1 and -alpha - 1 - (-lb) + 1 < nrot:
-        nrot = -alpha - 1 - (-lb) + 1
+    # (beating alpha means at most -alpha - 1 rooms, so r < -alpha - rooms_needed(n) = lb - alpha)
+    if alpha > NEG and nrot > 1 and lb - alpha < nrot:
+        nrot = lb - alpha
         cut = True
     # (the bound over those rotations only: the lines it bounds are fewer)
     ub = bound_at(s, &t, hs, S, n, nrot, &slack)
     if ub < s.short_target:
-        return alpha if cut and alpha < 0 else NEG
+        return alpha if cut else NEG
     tt_key(S, n, hs, s.coop, leader, avoid_ok, &k1, &k2)
     h0 = hs.hp[0] - 1
     # the score search's own entry: a room start it proved below the target has no such line
@@ -213,7 +214,8 @@ cdef dict shortest_run(Search *s, list room, list dungeon, int taken, list heroe
 
     ``known_rooms``: the rooms of a line known to score ``target`` (the
     driver's), an upper bound.  Returns ``{"rooms", "steps", "aborted"}``;
-    ``rooms`` is None when a limit stopped the search."""
+    ``rooms`` is None when a limit stopped the search; a completed search also
+    gives its ``tests`` as (alpha, result, nodes so far), like ``run``'s log."""
     cdef Heroes hs
     cdef int i, n, count, alpha, v, need, depth, m, cost
     cdef Outcome *o
@@ -278,9 +280,8 @@ cdef dict shortest_run(Search *s, list room, list dungeon, int taken, list heroe
         need -= o.rot + 1
         if o.terminal:
             break
-        # the child (already laid out in S[depth + 1] by the last check)
+        # the child: laid out in S[depth + 1] (m cards) by the check that chose it
         cur = o.hs
-        m = _child_cards(s.S[depth], n, o, s.S[depth + 1])
         depth += 1
         n = m
         lead = (1 - lead) if s.coop else 0

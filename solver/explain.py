@@ -35,7 +35,7 @@ from .hints import (CACHE, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, ENUMERATE_LIMIT, T
                     _Valuer, exact_hint, known_bottom_after, table_hint, unseen_orders)
 from .intervals import mean_ci, wilson
 from .notation import format_line
-from .search import DEFAULT_TT_MB, solve
+from .search import DEFAULT_TT_MB, default_engine, solve
 from .state import Avoid, State
 
 # The real-table policy played forward (TablePolicy): the exact belief search
@@ -217,15 +217,17 @@ def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine
     if child.finished:
         return line_rooms(state, [action]), child.score, True, 0
     limit = timeout if seconds is None else seconds
-    res = solve(state=child, max_nodes=max_nodes, timeout=limit, tt_mb=tt_mb, engine=engine)
+    # solo lines of the core come as one of the fewest rooms of that score (a reader
+    # wants no needless avoids), within the same limits; in co-op that search mostly
+    # costs more than the proof itself (benchmarks/README.md), so the proof's line is kept
+    shorten = not state.rules.coop and (engine or default_engine()) == "core"
+    res = solve(state=child, max_nodes=max_nodes, timeout=limit, tt_mb=tt_mb, engine=engine, shortest=shorten)
     if not res.line:
         return line_rooms(state, [action]), None, False, res.nodes
     line = res.line
-    if res.exact and not state.rules.coop and res.engine == "core":
-        # the core's line may avoid round in circles; a reader wants the shortest
-        # line of the same score (solver/lines.py; co-op checks cost seconds)
-        from .lines import shortest_line
-        line = shortest_line(child, line, res.score).line
+    if res.exact and shorten:
+        from .lines import displayed_line
+        line = displayed_line(child, line, res.shortest)
     rooms = line_rooms(state, [action] + [a for room in line for a in room])
     return rooms, rooms[-1].after.score, res.exact, res.nodes
 

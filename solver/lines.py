@@ -71,6 +71,12 @@ def cut_cycles(start: State, line) -> list:
     return rooms
 
 
+def displayed_line(start: State, line, shortest: Optional[bool]) -> list:
+    """The optimal line to show: ``line`` as it is when it is proven to have the
+    fewest rooms (``shortest``), else with its loops cut (:func:`cut_cycles`)."""
+    return list(line) if shortest else cut_cycles(start, line)
+
+
 def rooms_to_clear(state: State) -> int:
     """Rooms that take cards still needed to clear the dungeon from ``state``
     (the room in play included): the length of a won line without avoids."""
@@ -185,11 +191,8 @@ def shortest_line(start: State, line, score: Optional[int] = None, *, max_nodes:
                              line_max_nodes=LINE_NODES if max_nodes is None else max_nodes)
     if not out["exact"] or out["score"] != score:
         raise ValueError(f"the optimum from the start is {out['score']}, not {score}")
-    if out["shortest"]:
-        best = out["line"]
-        if replay(start, best)[-1].score != score:
-            raise AssertionError("the core's shortest line does not reach the optimum")
-    else:
-        best = cut_cycles(start, given)
+    if out["shortest"] and replay(start, out["line"])[-1].score != score:
+        raise AssertionError("the core's shortest line does not reach the optimum")
+    best = displayed_line(start, out["line"] if out["shortest"] else given, out["shortest"])
     return LineChoice(best, len(best), len(given), bool(out["shortest"]), out["line_nodes"],
                       time.perf_counter() - t0)
