@@ -249,21 +249,28 @@ cdef class Searcher:
         out = _run(&self.st, self.test_log, room, dungeon, taken, heroes, leader, potion_mask,
                    help_used, avoid_ok, max_nodes, timeout, single, single_alpha)
         if out["aborted"] == 7:
-            error = self._reporter.error if self._reporter is not None else None
-            if self._reporter is not None:
-                self._reporter.error = None
-            if error is None:
-                raise RuntimeError("the progress callback stopped the search")
-            raise error
+            self._raise_reported()
         return out
+
+    def _raise_reported(self):
+        """The progress callback stopped the search (aborted 7): raise what it raised."""
+        error = self._reporter.error if self._reporter is not None else None
+        if self._reporter is not None:
+            self._reporter.error = None
+        if error is None:
+            raise RuntimeError("the progress callback stopped the search")
+        raise error
 
     def shortest(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
                  int help_used, int avoid_ok, int target, int known_rooms, long long max_nodes,
                  double timeout):
         """The fewest rooms of a line from the position scoring ``target`` (its proven
         optimum), and that line; see ``_shortest.pyx``."""
-        return _shortest_run(&self.st, room, dungeon, taken, heroes, leader, potion_mask, help_used,
-                             avoid_ok, target, known_rooms, max_nodes, timeout)
+        out = _shortest_run(&self.st, room, dungeon, taken, heroes, leader, potion_mask, help_used,
+                            avoid_ok, target, known_rooms, max_nodes, timeout)
+        if out["aborted"] == 7:
+            self._raise_reported()
+        return out
 
 
 def _heroes_of(state):
@@ -282,6 +289,18 @@ def _potion_mask(state):
         if state.potion_used[i]:
             pm |= 1 << i
     return pm
+
+
+def _after_proof(progress, nodes, tests, score):
+    """``progress`` told about the search for the fewest rooms as the rest of the
+    solve: its nodes after the proof's, the proof's tests, the score (proven)."""
+    if progress is None:
+        return None
+
+    def told(n, t, lo, hi, inc):
+        return progress(nodes + n, tests, score, score, score)
+    told.every = getattr(progress, "every", PROGRESS_EVERY)
+    return told
 
 
 class _Progress:
@@ -416,6 +435,7 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
     t0 = _time.monotonic()
     position = ([c.index for c in state.room], [c.index for c in state.dungeon], state.taken, _heroes_of(state),
                 state.leader, _potion_mask(state), 1 if state.help_used else 0, 1 if state.can_avoid() else 0)
+    tests0 = s.tests
     with _Progress(s, progress):
         out = s.run(*position, int(max_nodes or 0), float(timeout or 0.0))
     limit = {0: None, 1: "nodes", 2: "time", 3: "depth", 4: "outcomes"}[out["aborted"]]
@@ -435,7 +455,8 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         if timeout:
             left_time = max(1e-3, float(timeout) - (_time.monotonic() - t0))
         s.nodes = 0
-        found = s.shortest(*position, int(score), sum(rot + 1 for rot, _ in steps), left_nodes, left_time)
+        with _Progress(s, _after_proof(progress, nodes, s.tests - tests0, int(score))):
+            found = s.shortest(*position, int(score), sum(rot + 1 for rot, _ in steps), left_nodes, left_time)
         line_nodes = s.nodes
         s.nodes = nodes
         short = found["rooms"] is not None

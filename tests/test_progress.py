@@ -75,6 +75,33 @@ def test_the_callback_does_not_change_the_search(rules, seed):
         last_lo, last_hi = lo, hi
 
 
+def test_the_search_for_the_fewest_rooms_reports_too():
+    # with easy flee the proof takes 16 nodes and the fewest rooms some 900,000: a waiting
+    # terminal must see them go by, after the proof's, with the proven score as its bounds
+    rules = Rules(flee="easy")
+    plain = solve(seed=1, rules=rules, shortest=True)
+    told = Recorder(every=0.0)
+    watched = solve(seed=1, rules=rules, shortest=True, progress=told)
+    assert _facts(watched) == _facts(plain) and watched.line_nodes == plain.line_nodes > 100_000
+    after = [seen for seen in told.seen if seen[0] > plain.nodes]
+    assert len(after) >= plain.line_nodes // 1024 - 1
+    assert all(lo == hi == plain.score and t == plain.tt["tests"] for _, t, lo, hi, _ in after)
+    assert [n for n, *_ in after] == sorted(n for n, *_ in after)
+    assert after[-1][0] <= plain.nodes + plain.line_nodes
+
+
+def test_an_exception_in_the_callback_stops_the_fewest_rooms_search_as_itself():
+    rules = Rules(flee="easy")
+    proof = solve(seed=1, rules=rules).nodes
+
+    def stop(nodes, *rest):
+        if nodes > proof + 5000:
+            raise KeyboardInterrupt
+    stop.every = 0.0
+    with pytest.raises(KeyboardInterrupt):
+        solve(seed=1, rules=rules, shortest=True, progress=stop)
+
+
 def test_reports_within_a_test_are_timed_not_counted():
     rules, seed = Rules(mode="coop"), 11
     rare = Recorder(every=3600.0)   # no report within a test: only after each one
