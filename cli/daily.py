@@ -132,6 +132,6 @@ def daily_lines(challenge, reveal: bool = False, pretty: bool = False) -> list:
     if not reveal:
         out.append("The solution: the same command with --reveal.")
         return out
-    out += ["", "Line: " + format_line(r.line), ""]
-    out += render.narrate(chosen.start(), r.line, pretty)
+    out += ["", "Line: " + format_line(challenge.line), ""]
+    out += render.narrate(chosen.start(), challenge.line, pretty)
     return out

@@ -141,6 +141,17 @@ class Daily:
 
     @property
     def line(self) -> list:
+        """The solution ``--reveal`` shows: the rating's canonical optimal line, in rooms.
+
+        It is chosen by a fixed rule from the deal alone (the first kind of move that
+        keeps the optimum, each check exact), so it does not move with the search's child
+        order or table size as the proof's own line does; the proof's line only where a
+        rating has no canonical line (none is ever served: a daily is winnable and rated).
+        """
+        if self.rating.canonical:
+            from .lines import rooms_of
+            from .state import State
+            return rooms_of(State.new(self.deck, self.rules), self.rating.canonical)
         return self.rating.line
 
     def as_dict(self, reveal: bool = False) -> dict:
@@ -151,7 +162,7 @@ class Daily:
              "rating": r.summary(),
              "score": r.score, "won": r.won, "method": self.method, "candidate": self.candidate}
         if reveal:
-            d["line"] = format_line(r.line)
+            d["line"] = format_line(self.line)
         return d
 
 

@@ -61,7 +61,8 @@ def rating_key(r) -> dict:
 
 
 def daily_key(d) -> dict:
-    return d.as_dict()          # id, seed, deck, rating, score, candidate, method (no line)
+    # id, seed, deck, rating, score, candidate, method, and the line --reveal shows
+    return d.as_dict(reveal=True)
 
 
 def days(n: int):
