@@ -33,6 +33,7 @@ from typing import Optional
 from .errors import InputError
 from .hints import (CACHE, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, ENUMERATE_LIMIT, TablePosition, _check_playing,
                     _Valuer, exact_hint, known_bottom_after, table_hint, unseen_orders)
+from .budget import _drop_pool, pool, workers_default
 from .intervals import mean_ci, wilson
 from .notation import format_line
 from .search import DEFAULT_TT_MB, default_engine, solve
@@ -234,14 +235,16 @@ def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine
 
 def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, timeout=None,
                   tt_mb: int = DEFAULT_TT_MB, engine: Optional[str] = None, workers: Optional[int] = None,
-                  progress=None) -> Explanation:
+                  progress=None, parallel_lines: bool = True) -> Explanation:
     """Why ``action`` (an action or its notation) is worse than the best, or that it is not.
 
     The hint (:func:`.hints.exact_hint`, within ``budget`` seconds or the
     ``max_nodes``/``timeout`` limits) names the best action and proves
     bounds on every action; the lines after ``action`` and after the best
     one come from the core.  With a budget, the hint gets half of it and the
-    lines share what is left.  ``optimal`` is True when ``action`` is proven
+    lines share what is left: with two lines and two workers they are solved
+    at once, each with all of it (``parallel_lines=False``: one after the
+    other, half each, as before 2026-12-01; for benchmarks).  ``optimal`` is True when ``action`` is proven
     at least as good as every other action, False when some action is proven
     better, None otherwise.  The lines are compared room by room
     (:func:`divergence`) when the explained one scores less.
@@ -265,13 +268,30 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
     wanted = [action] if same else [action, best]
     nodes = hint.nodes
     sides = {}
+    # Within a budget, with two lines and two workers, both lines are solved at once,
+    # each in a worker of the hint's pool and each with all the time left (one after
+    # the other, each had half of it: co-op mid-game lines were then often unproven).
+    ahead = {}
+    n_workers = workers_default() if workers is None else workers
+    if parallel_lines and budget and budget > 0 and len(wanted) == 2 and n_workers > 1:
+        left = max(0.05, budget - (time.perf_counter() - t0))
+        executor = pool(min(2, n_workers))
+        ahead = {a: executor.submit(_line_after, state, a, left, max_nodes, timeout, tt_mb, engine)
+                 for a in wanted}
     for i, a in enumerate(wanted):
         seconds = None
         if budget and budget > 0:
             left = budget - (time.perf_counter() - t0)
             seconds = max(0.05, left / (len(wanted) - i))
         v = values[a]
-        rooms, score, proven, used = _line_after(state, a, seconds, max_nodes, timeout, tt_mb, engine)
+        if a in ahead:
+            try:
+                rooms, score, proven, used = ahead[a].result()
+            except BaseException:
+                _drop_pool()        # a worker may be mid-search: start afresh next time
+                raise
+        else:
+            rooms, score, proven, used = _line_after(state, a, seconds, max_nodes, timeout, tt_mb, engine)
         nodes += used
         lo, hi = v.lo, v.hi
         if proven:
@@ -279,7 +299,7 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
         elif score is not None:
             lo = score if lo is None else max(lo, score)
         sides[a] = LineFigures(a, rooms, score, lo, hi, used)
-        if a == action and not same and proven and hint.exact and score == hint.score:
+        if a == action and not same and proven and hint.exact and score == hint.score and not ahead:
             break   # the action is optimal too: no second line needed
     mine = sides[action]
     others = [values[a.action] for a in hint.actions if a.action != action]

@@ -108,6 +108,32 @@ def test_an_action_tied_with_the_best_is_optimal_too():
     assert why.optimal is True and why.explained.score == hint.score and why.compared is None
 
 
+@pytest.mark.parametrize("seed, moves, rules", [
+    (42, SEED42_AFTER, Rules()),
+    (COOP, "TD> 6H", Rules(mode="coop")),
+    (1, "avoid | 9D> 7D 6Sw | avoid | 3D> ADw QHw | avoid | 7Sw", Rules(mode="coop")),
+])
+def test_within_a_budget_the_two_lines_solved_at_once_say_what_the_unbounded_explain_says(seed, moves, rules):
+    """With a budget and two workers, the explained line and the best one are solved at
+    the same time in the pool; a generous budget must then give exactly the answer of
+    the unbounded explain (lines, scores, verdict, divergence), and so must the old
+    one-after-the-other way."""
+    state = at(seed, moves, rules)
+    hint = exact_hint(state)
+    worse = [a for a in hint.actions if a.score < hint.score]
+    assert worse, "the position must have a worse move to explain"
+    want = explain_exact(state, worse[-1].action)
+    assert want.exact and want.optimal is False
+    for parallel in (True, False):
+        got = explain_exact(state, worse[-1].action, budget=60, workers=2, parallel_lines=parallel)
+        assert got.exact and got.optimal is False
+        assert got.explained.score == want.explained.score and got.compared.score == want.compared.score
+        assert got.explained.line == want.explained.line and got.compared.line == want.compared.line
+        assert got.diverges == want.diverges
+        assert room_ends(state, got.compared.line)[-1].score == hint.score
+        validated(got.as_dict())
+
+
 def test_a_node_limit_gives_bounds_never_a_guess():
     state = at(42, SEED42_AFTER)
     why = explain_exact(state, "4H", max_nodes=50)
