@@ -98,6 +98,15 @@ class BeliefSearch:
         self._deadline = None if not self.timeout else time.perf_counter() + self.timeout
         self._stop_at = None if not self.max_beliefs else self.beliefs + self.max_beliefs
 
+    @property
+    def nodes(self) -> int:
+        """Core nodes of the leaves' solves."""
+        return self.valuer.nodes
+
+    @property
+    def solves(self) -> int:
+        return self.valuer.solves
+
     def root(self, pos) -> tuple:
         """The root of a table position: a state with the unseen cards on top
         (in class order) and how many they are."""
