@@ -50,12 +50,13 @@ an upper bound on what a player achieves.
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, int8_t, uint8_t
-from ._types cimport (MAXN, MAXDEPTH, NEG, FRESH, MAXHP, MONSTER, POTION, WEAPON, KIND, VALUE,
-                      Heroes, Outcome, Tally, _now, _canon, _pack, _tally_card, _check_signals,
+from ._types cimport (MAXN, MAXDEPTH, NEG, UNKNOWN, NO_BETA, FRESH, MAXHP, MONSTER, POTION, WEAPON, KIND, VALUE,
+                      Heroes, Outcome, Tally, _now, _canon, _pack, _tally, _tally_card, _check_signals,
                       _clear_error)
 from ._state cimport Search
-from ._search cimport search_init, search_free, run as _core_run
-from ._rooms cimport enum_takes, compact, begin_room
+from ._search cimport search_init, search_free, run as _core_run, node as _core_node
+from ._rooms cimport enum_takes, compact, begin_room, rotations
+from ._bounds cimport bound_at
 
 cdef extern from *:
     ctypedef long long i128 "__int128"
@@ -326,12 +327,37 @@ cdef class BeliefEngine:
                          int8_t *dun, int ndun, Heroes *hs, int leader, int avoid_ok, int *score) except -1:
         """The exact optimum of a position of perfect information, by the core."""
         cdef double left = 0.0
-        cdef int i
+        cdef int i, v
+        cdef Search *c = &self.core
         if self.deadline > 0:
             left = self.deadline - _now()
             if left <= 0:
                 self.aborted = 2
                 return 0
+        if taken == 0 and (nrow == 4 or ndun == 0):
+            # a room start: the core's null-window tests straight on its node(), in
+            # C (as _search.run, without its greedy first line and its Python lists:
+            # these leaves are many and mostly small)
+            c.max_nodes = 0
+            c.deadline = self.deadline
+            c.aborted = 0
+            c.inc_found = 0
+            c.inc_score = NEG
+            c.inc_len = 0
+            for i in range(nrow):
+                c.S[0][i] = row[i]
+            for i in range(ndun):
+                c.S[0][nrow + i] = dun[i]
+            v = self._core_tests(nrow + ndun, hs, leader, avoid_ok)
+            self.core_nodes = c.nodes
+            if c.aborted:
+                if c.aborted == 6:
+                    self.aborted = 6
+                else:
+                    self.aborted = 2 if c.aborted == 2 else 3
+                return 0
+            score[0] = v
+            return 0
         heroes = []
         for i in range(self.nheroes):
             heroes.append((hs.hp[i], hs.w[i], hs.k[i]))
@@ -343,6 +369,44 @@ cdef class BeliefEngine:
             return 0
         score[0] = out["value"]
         return 0
+
+    cdef int _core_tests(self, int n, Heroes *hs, int leader, int avoid_ok) noexcept nogil:
+        """The exact value of the room start ``core.S[0][:n]``: null-window tests
+        down from its bound, as ``_search.run`` asks them; no win left: one full
+        window for the best loss."""
+        cdef Search *c = &self.core
+        cdef Tally t
+        cdef int slack, hi, lo = NEG, alpha, v
+        cdef bint first = True
+        _tally(c.S[0], n, &t)
+        hi = bound_at(c, &t, hs, c.S[0], n, rotations(c, n, avoid_ok), &slack)
+        while lo < hi:
+            if hi > 0:
+                if first:
+                    alpha = hi - 1
+                else:
+                    alpha = hi - c.step
+                    if alpha <= c.zero_at and lo <= 0:
+                        alpha = 0
+                if alpha < lo:
+                    alpha = lo
+                if alpha < 0:
+                    alpha = 0
+            else:
+                alpha = NEG
+            first = False
+            c.beta = alpha + 1 if alpha > NEG else NO_BETA
+            c.loss_phase = alpha < 0
+            v = _core_node(c, 0, n, hs, leader, avoid_ok, alpha, UNKNOWN)
+            if c.aborted:
+                return NEG
+            if alpha == NEG:
+                return v
+            if v > alpha:
+                lo = v
+            else:
+                hi = v
+        return hi
 
     cdef int _leaf(self, int8_t *row, int nrow, int8_t *bot, int nbot, Heroes *hs, int avoid_ok,
                    i128 *w, i128 *s) except -1:
