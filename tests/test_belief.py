@@ -479,3 +479,18 @@ def test_c_engine_sampled_clairvoyant_leaves_are_seeded():
     b = CoreBeliefSearch(rules, horizon=0, samples=20, enumerate_limit=10, rng_seed=3)
     assert a.action_values(pos) == b.action_values(pos) and a.horizon_sampled
     assert not CoreBeliefSearch(rules, horizon=0).horizon_sampled
+
+
+def test_table_hint_uses_the_c_engine():
+    """The hint's belief figure is the C engine's: its values and its count of
+    beliefs (room starts), not the Python search's (every belief, mid-room too)."""
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    hint = table_hint(pos)
+    fast = CoreBeliefSearch(rules)
+    values = dict((str(a), v) for a, v in fast.action_values(pos))
+    assert hint.beliefs == fast.beliefs
+    assert all((a.win_chance, a.mean_score) == values[str(a.action)] for a in hint.actions)
+    python = BeliefSearch(rules)
+    python.action_values(pos)
+    assert hint.beliefs != python.beliefs
