@@ -2,7 +2,9 @@
 
 The core is six extension modules (docs/solver.md, "Where each part lives"):
 ``_table``, ``_bounds``, ``_rooms``, ``_search`` and ``_shortest`` call one another through the
-declarations in their ``.pxd`` files, and ``_core`` is the Python-facing API.
+declarations in their ``.pxd`` files, and ``_core`` is the Python-facing API.  ``_belief``, the
+belief-state search of the real-table hint, sits on top: it enumerates rooms with ``_rooms`` and
+solves its perfect-information leaves with ``_search``.
 """
 import os
 import shutil
@@ -32,7 +34,7 @@ if not os.path.islink(alias):
             shutil.copy2(os.path.join(HERE, "solver", name), os.path.join(alias, name))
 
 # the parts before their users (each cimports only the ones above it)
-PARTS = ["_table", "_bounds", "_rooms", "_search", "_shortest", "_core"]
+PARTS = ["_table", "_bounds", "_rooms", "_search", "_shortest", "_core", "_belief"]
 
 extensions = [
     Extension(f"scoundrel_solver.{name}", [f"solver/{name}.pyx"], extra_compile_args=["-O3"])

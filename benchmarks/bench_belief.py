@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Where the exact belief search (``scoundrel_solver.beliefsearch``) stops being feasible.
+"""Where the exact belief search stops being feasible: the C engine
+(``beliefsearch.CoreBeliefSearch``, solver/_belief.pyx) and the pure-Python one
+(``beliefsearch.BeliefSearch``) side by side in one run.
 
 Positions: numbered deals played along their exact optimal line (the core's) up
 to the first room start with at most ``U`` unseen cards (avoided rooms stay known
 at the bottom, as at a table), for each ``U`` asked.  Each position is searched
-cold (empty memo, cleared solve cache) with a time cap; one JSON line per
-position: unseen cards, beliefs expanded, leaves solved, seconds, whether it
-completed, and the growth of the process's peak RSS.
+cold (empty memo, cleared solve cache) with a time cap, by each engine asked
+(``--engines``); one JSON line per position and engine: unseen cards, beliefs
+expanded (C: room-start beliefs; Python: every belief, mid-room ones too),
+leaves solved, seconds, whether it completed, the growth of the process's peak
+RSS and (C) the bytes of its memo and of its leaves' table.
 
     python benchmarks/bench_belief.py --deals 1-5 --unseen 4,7,10,13 --timeout 60
-    python benchmarks/bench_belief.py --mode coop --deals 1-3 --unseen 4,7,10
+    python benchmarks/bench_belief.py --mode coop --deals 1-3 --unseen 4,7,10 --engines core
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ if str(ROOT) not in sys.path:
 
 import scoundrel_solver.hints as hints  # noqa: E402
 from scoundrel_solver import Rules, State, deal  # noqa: E402
-from scoundrel_solver.beliefsearch import BeliefSearch, BudgetExceeded  # noqa: E402
+from scoundrel_solver.beliefsearch import BeliefSearch, BudgetExceeded, CoreBeliefSearch  # noqa: E402
 from scoundrel_solver.search import solve  # noqa: E402
 
 
@@ -59,6 +63,9 @@ def main(argv=None) -> int:
     ap.add_argument("--unseen", default="4,7,10,13", help="Unseen-card counts to try.")
     ap.add_argument("--timeout", type=float, default=60.0, help="Seconds per position.")
     ap.add_argument("--out", default=None, help="Write the JSON lines here too.")
+    ap.add_argument("--engines", default="core,python", help="Which searches: core (C), python.")
+    ap.add_argument("--skip-python-above", type=int, default=8,
+                    help="Do not run the Python search above this many unseen cards (it cannot finish).")
     args = ap.parse_args(argv)
     kw = {"mode": args.mode}
     if args.flee:
@@ -71,23 +78,33 @@ def main(argv=None) -> int:
             pos = position_with(seed, rules, u)
             if pos is None:
                 continue
-            hints.CACHE.clear()
-            search = BeliefSearch(rules, timeout=args.timeout)
-            before = rss_mb()
-            t0 = time.perf_counter()
-            try:
-                search.action_values(pos)
-                complete = True
-            except BudgetExceeded:
-                complete = False
-            row = {"seed": seed, "mode": rules.mode, "flee": rules.flee, "unseen": len(pos.unseen),
-                   "bottom": len(pos.bottom), "classes": len(pos.classes()), "complete": complete,
-                   "beliefs": search.beliefs, "leaves": search.leaves,
-                   "seconds": round(time.perf_counter() - t0, 3), "rss_growth_mb": round(rss_mb() - before, 1)}
-            line = json.dumps(row)
-            print(line, flush=True)
-            if out:
-                out.write(line + "\n")
+            for engine in args.engines.split(","):
+                if engine == "python" and len(pos.unseen) > args.skip_python_above:
+                    continue
+                hints.CACHE.clear()
+                if engine == "core":
+                    search = CoreBeliefSearch(rules, timeout=args.timeout)
+                else:
+                    search = BeliefSearch(rules, timeout=args.timeout)
+                before = rss_mb()
+                t0 = time.perf_counter()
+                try:
+                    search.action_values(pos)
+                    complete = True
+                except BudgetExceeded:
+                    complete = False
+                row = {"seed": seed, "mode": rules.mode, "flee": rules.flee, "engine": engine,
+                       "unseen": len(pos.unseen), "bottom": len(pos.bottom), "classes": len(pos.classes()),
+                       "complete": complete, "beliefs": search.beliefs, "leaves": search.leaves,
+                       "seconds": round(time.perf_counter() - t0, 3), "rss_growth_mb": round(rss_mb() - before, 1)}
+                if engine == "core":
+                    row["memo_mb"] = round(search.engine.memo_bytes / 2**20, 1)
+                    row["memo_entries"] = search.engine.memo_entries
+                line = json.dumps(row)
+                print(line, flush=True)
+                if out:
+                    out.write(line + "\n")
+                del search
     return 0
 
 

@@ -98,6 +98,15 @@ class BeliefSearch:
         self._deadline = None if not self.timeout else time.perf_counter() + self.timeout
         self._stop_at = None if not self.max_beliefs else self.beliefs + self.max_beliefs
 
+    @property
+    def nodes(self) -> int:
+        """Core nodes of the leaves' solves."""
+        return self.valuer.nodes
+
+    @property
+    def solves(self) -> int:
+        return self.valuer.solves
+
     def root(self, pos) -> tuple:
         """The root of a table position: a state with the unseen cards on top
         (in class order) and how many they are."""
@@ -264,3 +273,151 @@ def _draws(groups: list, k: int):
                 taken[i] -= 1
                 drawn.pop()
     yield from rec(k, 1, [])
+
+
+# ---------------------------------------------------------------- the C engine
+
+def _engine_rules(rules: Rules) -> tuple:
+    return (1 if rules.coop else 0, 1 if rules.lenient else 0, {"classic": 0, "easy": 1, "hard": 2}[rules.flee])
+
+
+MAX_UNSEEN = 30   # _belief.pyx's values are n! * scores in 128-bit integers
+
+
+class CoreBeliefSearch:
+    """The same search as :class:`BeliefSearch`, with the beliefs searched in C
+    (``solver/_belief.pyx``: beliefs valued at room starts, each room enumerated
+    by the core's room enumeration with its Pareto fronts, chance nodes over
+    class sequences, or multisets where the row's order cannot matter,
+    leaves solved by the core's own driver).  Same interface, same values (the
+    same rationals, tested against the reference), so the same ranking and the
+    same tie rule.  Only the root is handled here, through the rules engine:
+    each legal action is played, and what follows is the C engine's.
+
+    At most :data:`MAX_UNSEEN` unseen cards (more raise :class:`BudgetExceeded`:
+    far beyond what an exact search can do anyway).  The depth-limited mode
+    (``horizon``) values the chance nodes below the horizon by their clairvoyant
+    value over every order of *all* their unseen cards (that is the mean of the
+    clairvoyant values of the beliefs they deal, so the same figure as
+    :class:`BeliefSearch`'s when enumerated, at a fraction of the solves).
+    """
+
+    def __init__(self, rules: Rules, *, max_beliefs: Optional[int] = None, timeout: Optional[float] = None,
+                 horizon: Optional[int] = None, samples: int = 100, rng_seed: int = 1,
+                 enumerate_limit: int = 720, tt_mb: float = 64.0):
+        from ._belief import BeliefEngine
+        self.rules = rules
+        self.max_beliefs = max_beliefs
+        self.timeout = timeout
+        self.horizon = horizon
+        self.engine = BeliefEngine(*_engine_rules(rules), float(tt_mb), -1 if horizon is None else int(horizon),
+                                   int(samples), int(rng_seed) & (2**64 - 1), int(enumerate_limit))
+        self._deadline = None
+        self._stop_at = None
+
+    # the counters, as BeliefSearch's
+    @property
+    def beliefs(self) -> int:
+        return self.engine.beliefs
+
+    @property
+    def leaves(self) -> int:
+        return self.engine.leaves
+
+    @property
+    def nodes(self) -> int:
+        return self.engine.core_nodes
+
+    @property
+    def solves(self) -> int:
+        return self.engine.leaves
+
+    @property
+    def horizon_sampled(self) -> bool:
+        return bool(self.engine.sampled)
+
+    @property
+    def memo_bytes(self) -> int:
+        return self.engine.memo_bytes
+
+    def _start(self) -> None:
+        self._deadline = None if not self.timeout else time.perf_counter() + self.timeout
+        self._stop_at = None if not self.max_beliefs else self.beliefs + self.max_beliefs
+
+    def _limits(self) -> tuple:
+        beliefs = 0
+        if self._stop_at is not None:
+            beliefs = self._stop_at - self.beliefs
+            if beliefs <= 0:
+                raise BudgetExceeded(f"more than {self.max_beliefs:,} beliefs")
+        seconds = 0.0
+        if self._deadline is not None:
+            seconds = self._deadline - time.perf_counter()
+            if seconds <= 0:
+                raise BudgetExceeded(f"over {self.timeout:g} s")
+        return beliefs, seconds
+
+    def _checked(self, out):
+        if out is None:
+            why = {1: f"more than {self.max_beliefs or 0:,} beliefs", 2: f"over {self.timeout or 0:g} s",
+                   3: "a perfect-information leaf was not proven"}.get(self.engine.aborted, "stopped")
+            raise BudgetExceeded(why)
+        return out
+
+    def _root(self, pos):
+        if len(pos.unseen) > MAX_UNSEEN:
+            raise BudgetExceeded(f"more than {MAX_UNSEEN} unseen cards")
+        state = pos.state(class_sorted(pos.unseen))
+        return state, [c.index for c in pos.unseen], [c.index for c in pos.bottom]
+
+    def _action(self, state: State, unseen: list, bottom: list, action) -> tuple:
+        from ._core import _heroes_of, _potion_mask
+        n = len(unseen)
+        after = state.play(action)
+        if after.finished:
+            f = math.factorial(n)
+            return ((1 if after.score > 0 else 0) * f, after.score * f)
+        avoid = isinstance(action, Avoid)
+        pile = len(state.dungeon) + (len(state.room) if avoid else 0)
+        dealt = pile - len(after.dungeon)
+        beliefs, seconds = self._limits()
+        if dealt == 0:   # still in the room: a belief part-way through it
+            out = self.engine.belief_value([c.index for c in after.room], after.taken, _potion_mask(after),
+                                           1 if after.help_used else 0, unseen, bottom, _heroes_of(after),
+                                           after.leader, 1 if after.avoided_last else 0, beliefs, seconds)
+        else:            # the room ends: the next one is dealt
+            prefix = after.room[:len(after.room) - dealt]
+            under = bottom + ([c.index for c in state.room] if avoid else [])
+            out = self.engine.deal_value([c.index for c in prefix], unseen, under, _heroes_of(after),
+                                         after.leader, 1 if after.avoided_last else 0, beliefs, seconds)
+        return self._checked(out)
+
+    def _unscale(self, v, n: int) -> tuple:
+        f = math.factorial(n)
+        if self.horizon is None:
+            return Fraction(v[0], f), Fraction(v[1], f)
+        return v[0] / f, v[1] / f
+
+    def action_values(self, pos) -> list:
+        """``[(action, (win, mean)), ...]`` for every legal action, in the rules engine's order."""
+        self._start()
+        state, unseen, bottom = self._root(pos)
+        return [(a, self._unscale(self._action(state, unseen, bottom, a), len(unseen)))
+                for a in state.legal_actions()]
+
+    def value(self, pos) -> tuple:
+        """``(win chance, mean score)`` of the best policy from the belief ``pos``."""
+        from ._core import _heroes_of, _potion_mask
+        self._start()
+        state, unseen, bottom = self._root(pos)
+        beliefs, seconds = self._limits()
+        out = self.engine.belief_value([c.index for c in state.room], state.taken, _potion_mask(state),
+                                       1 if state.help_used else 0, unseen, bottom, _heroes_of(state),
+                                       state.leader, 1 if state.avoided_last else 0, beliefs, seconds)
+        return self._unscale(self._checked(out), len(unseen))
+
+    def best_action(self, pos):
+        """The first legal action (rules-engine order) of the best value: the policy."""
+        values = self.action_values(pos)
+        top = max(v for _, v in values)
+        return next(a for a, v in values if v == top)

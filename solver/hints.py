@@ -580,7 +580,10 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
 
     Two figures per action (:class:`TableActionValue`):
 
-    * **achievable** — the belief search (:class:`.beliefsearch.BeliefSearch`):
+    * **achievable** — the belief search (:class:`.beliefsearch.CoreBeliefSearch`,
+      in C; the pure-Python :class:`.beliefsearch.BeliefSearch` with the Python
+      engine, with per-search limits ``max_nodes``/``timeout`` given without a
+      budget, or past its unseen-card limit):
       the best a player who cannot see the order can do after the action.
       Exact when the search completes within ``belief_seconds`` /
       ``max_beliefs`` (``achievable == "exact"``); otherwise the search is
@@ -609,7 +612,7 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     score it could have).
     """
     import time
-    from .beliefsearch import BeliefSearch, BudgetExceeded
+    from .beliefsearch import MAX_UNSEEN, BeliefSearch, BudgetExceeded, CoreBeliefSearch
 
     if samples < 1:
         raise PositionError("--samples must be at least 1")
@@ -669,19 +672,27 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                 break
             seconds = left if seconds is None else min(seconds, left)
             per_solve = min(timeout, seconds) if timeout else seconds
-        search = BeliefSearch(position.rules, _Valuer(position.rules, tt_mb, max_nodes, per_solve, cache, engine),
-                              max_beliefs=max_beliefs, timeout=seconds, horizon=horizon, samples=samples,
-                              rng_seed=rng_seed, enumerate_limit=enumerate_limit)
+        if (engine or default_engine()) == "core" and len(position.unseen) <= MAX_UNSEEN and not max_nodes \
+                and not (timeout and deadline is None):
+            # the C engine (solver/_belief.pyx); its leaves are solved by its own
+            # searcher, within the budget's clock (per-leaf limits: the Python search)
+            search = CoreBeliefSearch(position.rules, max_beliefs=max_beliefs, timeout=seconds, horizon=horizon,
+                                      samples=samples, rng_seed=rng_seed, enumerate_limit=enumerate_limit,
+                                      tt_mb=tt_mb)
+        else:
+            search = BeliefSearch(position.rules, _Valuer(position.rules, tt_mb, max_nodes, per_solve, cache, engine),
+                                  max_beliefs=max_beliefs, timeout=seconds, horizon=horizon, samples=samples,
+                                  rng_seed=rng_seed, enumerate_limit=enumerate_limit)
         try:
             belief_values = [v for _, v in search.action_values(position)]
         except BudgetExceeded:
             beliefs += search.beliefs
-            valuer.nodes += search.valuer.nodes
-            valuer.solves += search.valuer.solves
+            valuer.nodes += search.nodes
+            valuer.solves += search.solves
             continue
         beliefs += search.beliefs
-        valuer.nodes += search.valuer.nodes
-        valuer.solves += search.valuer.solves
+        valuer.nodes += search.nodes
+        valuer.solves += search.solves
         achievable = "exact" if horizon is None else "upper_bound"
         depth = horizon
         sampled_leaves = search.horizon_sampled

@@ -326,3 +326,171 @@ def test_cli_belief_seconds_zero_claims_no_achievable_figure():
                               "--belief-seconds", "0", "--json"], 0).stdout)
     assert out["achievable"] == "none" and out["exact"] is False
     assert all(a["win_chance"] is None and a["clairvoyant_win_chance"] is not None for a in out["actions"])
+
+
+# ------------------------------------------------------------ the C engine (solver/_belief.pyx)
+
+from scoundrel_solver.beliefsearch import MAX_UNSEEN, CoreBeliefSearch  # noqa: E402
+
+
+@st.composite
+def avoided_positions(draw, rules: Rules, max_cards: int = 11):
+    """A position whose first room was avoided (when the rules allow it), so that four
+    cards lie known at the bottom, then a random legal prefix: known bottoms under
+    the unseen cards, and under them again after a second avoid (easy flee)."""
+    pool = [c for c in rules.base_order()]
+    deck = draw(st.lists(st.sampled_from(pool), min_size=9, max_size=max_cards, unique=True))
+    state = State.new(tuple(deck), rules)
+    known = 0
+    if state.can_avoid():
+        known = known_bottom_after(state, AVOID, known)
+        state = state.play(AVOID)
+    for _ in range(draw(st.integers(0, 3))):
+        if state.finished:
+            break
+        actions = state.legal_actions()
+        alive = [a for a in actions if not state.play(a).finished] or actions
+        action = draw(st.sampled_from(alive))
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    if state.finished or len(state.dungeon) <= known:
+        return None
+    return TablePosition.from_state(state, known)
+
+
+@pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES, ids=lambda r: f"{r.mode}-{r.flee}-{r.durability}")
+@settings(max_examples=15, **SETTINGS)
+@given(data=st.data())
+def test_c_engine_equals_the_reference(rules, data):
+    """Every action's value the same rationals as the plain reference's, the same
+    value and the same recommended action (tie rule: the first legal action), on
+    random small dungeons: room starts, mid-room roots (a random legal prefix), known
+    bottoms."""
+    pos = data.draw(table_positions(rules, max_cards=10))
+    if pos is None:
+        return
+    reference = BeliefReference(rules, exact_score)
+    fast = CoreBeliefSearch(rules)
+    assert fast.action_values(pos) == reference.action_values(pos), pos
+    assert fast.value(pos) == reference.value(pos)
+    assert fast.best_action(pos) == reference.best_action(pos)
+
+
+@pytest.mark.parametrize("rules", [r for r in SOLO_RULES + COOP_RULES if r.avoid_allowed()],
+                         ids=lambda r: f"{r.mode}-{r.flee}-{r.durability}")
+@settings(max_examples=8, **SETTINGS)
+@given(data=st.data())
+def test_c_engine_equals_the_reference_under_known_bottoms(rules, data):
+    """As above on positions after an avoid (the avoided row known, in row order, under
+    the unseen cards): the row's order decides the future there, and the engine keeps
+    it exactly where the next room may be avoided."""
+    pos = data.draw(avoided_positions(rules))
+    if pos is None:
+        return
+    reference = BeliefReference(rules, exact_score)
+    assert CoreBeliefSearch(rules).action_values(pos) == reference.action_values(pos), pos
+
+
+@pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES, ids=lambda r: f"{r.mode}-{r.flee}-{r.durability}")
+@settings(max_examples=5, **SETTINGS)
+@given(data=st.data())
+def test_c_engine_equals_the_python_search_on_larger_dungeons(rules, data):
+    """Up to 12 cards (easy flee 11, co-op 10: the Python search is slow there), against the pure-Python search (itself tested equal
+    to the reference above): more rooms, so more chance nodes, memo hits and Pareto fronts."""
+    pos = data.draw(table_positions(rules, max_cards=10 if rules.coop else 11 if rules.flee == "easy" else 12))
+    if pos is None:
+        return
+    assert CoreBeliefSearch(rules).action_values(pos) == BeliefSearch(rules).action_values(pos), pos
+
+
+@pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES, ids=lambda r: f"{r.mode}-{r.flee}-{r.durability}")
+@settings(max_examples=8, **SETTINGS)
+@given(data=st.data())
+def test_c_engine_never_exceeds_clairvoyant_and_its_policy_realises_it(rules, data):
+    """The achievable value is at most the clairvoyant one, and the C engine's own
+    policy, played over every order of the unseen cards, gets exactly the value it
+    claims (win chance and mean score)."""
+    pos = data.draw(table_positions(rules, max_cards=9))
+    if pos is None:
+        return
+    fast = CoreBeliefSearch(rules)
+    value = fast.value(pos)
+    bound = clairvoyant(pos)
+    assert value[0] <= bound[0] and value[1] <= bound[1], (pos, value, bound)
+    assert play_policy(fast, pos) == value, pos
+
+
+def test_c_engine_on_the_hidden_order_example():
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    fast = CoreBeliefSearch(rules)
+    assert fast.action_values(pos) == BeliefReference(rules, exact_score).action_values(pos)
+    assert fast.value(pos) < clairvoyant(pos)
+    assert play_policy(fast, pos) == fast.value(pos)
+
+
+def test_c_engine_budget_stops_and_says_so():
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC 5S 7C", health=5)
+    with pytest.raises(BudgetExceeded):
+        CoreBeliefSearch(rules, max_beliefs=20).action_values(pos)
+    with pytest.raises(BudgetExceeded):
+        CoreBeliefSearch(rules, timeout=1e-9).value(pos)
+    assert CoreBeliefSearch(rules, max_beliefs=10**7).value(pos) == BeliefSearch(rules).value(pos)
+
+
+def test_c_engine_refuses_more_unseen_cards_than_its_integers_hold():
+    rules = Rules()
+    deck = " ".join(str(c) for c in rules.base_order()[:4 + MAX_UNSEEN + 1])
+    pos = TablePosition.from_state(State.new(tuple(parse_cards(deck)), rules))
+    assert len(pos.unseen) == MAX_UNSEEN + 1
+    with pytest.raises(BudgetExceeded, match="unseen"):
+        CoreBeliefSearch(rules).value(pos)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(flee="easy"), Rules(mode="coop")], ids=str)
+def test_c_engine_depth_limited_equals_the_python_one(rules):
+    """horizon=h with every clairvoyant order enumerated: the same figures as the
+    Python search's (which values each belief below the horizon, where the C engine
+    values the chance node above them over all its orders at once: the same mean),
+    between the achievable value and the clairvoyant bound."""
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC 5S", health=5)
+    exact = CoreBeliefSearch(rules).value(pos)
+    bound = clairvoyant(pos)
+    for h in (0, 1, 2, 10):
+        py = BeliefSearch(rules, horizon=h).action_values(pos)
+        c = CoreBeliefSearch(rules, horizon=h).action_values(pos)
+        assert [a for a, _ in py] == [a for a, _ in c]
+        for (_, (pw, pm)), (_, (cw, cm)) in zip(py, c):
+            assert cw == pytest.approx(pw, abs=1e-9) and cm == pytest.approx(pm, abs=1e-9)
+        v = CoreBeliefSearch(rules, horizon=h).value(pos)
+        assert float(exact[0]) - 1e-9 <= v[0] <= float(bound[0]) + 1e-9
+        assert float(exact[1]) - 1e-9 <= v[1] <= float(bound[1]) + 1e-9
+    deep = CoreBeliefSearch(rules, horizon=10).value(pos)
+    assert deep[0] == pytest.approx(float(exact[0])) and deep[1] == pytest.approx(float(exact[1]))
+
+
+def test_c_engine_sampled_clairvoyant_leaves_are_seeded():
+    """More distinct orders than the enumeration limit: sampled leaves, said so, and
+    the same figures for the same seed."""
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC 5S 7C 6D", health=12)
+    a = CoreBeliefSearch(rules, horizon=0, samples=20, enumerate_limit=10, rng_seed=3)
+    b = CoreBeliefSearch(rules, horizon=0, samples=20, enumerate_limit=10, rng_seed=3)
+    assert a.action_values(pos) == b.action_values(pos) and a.horizon_sampled
+    assert not CoreBeliefSearch(rules, horizon=0).horizon_sampled
+
+
+def test_table_hint_uses_the_c_engine():
+    """The hint's belief figure is the C engine's: its values and its count of
+    beliefs (room starts), not the Python search's (every belief, mid-room too)."""
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    hint = table_hint(pos)
+    fast = CoreBeliefSearch(rules)
+    values = dict((str(a), v) for a, v in fast.action_values(pos))
+    assert hint.beliefs == fast.beliefs
+    assert all((a.win_chance, a.mean_score) == values[str(a.action)] for a in hint.actions)
+    python = BeliefSearch(rules)
+    python.action_values(pos)
+    assert hint.beliefs != python.beliefs
