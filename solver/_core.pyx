@@ -122,7 +122,8 @@ cdef class Searcher:
 
     @property
     def ahead_prune(self):
-        """Part-way through a room, bound with the rooms ahead too (0: off)."""
+        """Part-way through a room, bound with the rooms ahead too (``_rooms.ahead_bound``):
+        0 off, 1 after the first and second take, 2 (co-op default) also before the last."""
         return self.st.ahead_prune
 
     @ahead_prune.setter

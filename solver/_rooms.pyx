@@ -306,6 +306,14 @@ cdef void enum_takes(Search *s, int8_t *room, int nroom, uint32_t taken_mask, in
                         for j in range(nroom):
                             if j != i and not (taken_mask & (1u << j)):
                                 left = room[j]
+                        if s.e_ahead_on and s.ahead_prune >= 2 and s.e_alpha > NEG:
+                            _tally_card(&s.e_ptally, c, -1)
+                            ub2 = ahead_bound(s, room, nroom, taken_mask | (1u << i), takes, nt, &h2)
+                            _tally_card(&s.e_ptally, c, 1)
+                            if ub2 != NEG and ub2 <= s.e_alpha:
+                                if ub2 > s.e_pruned:
+                                    s.e_pruned = ub2
+                                continue
                         add_outcome(s, &h2, 0, 0, left, takes, nt)
                 else:
                     _tally_card(&s.e_ptally, c, -1)

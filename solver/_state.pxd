@@ -18,7 +18,8 @@ ctypedef struct Search:
     int wear_probes             # per hero, how many less worn weapons the table is probed for
     int horizon                 # cards deep_extra looks ahead; 0: off
     int loss_probe              # no win left: first ask whether the best loss reaches the bound
-    int ahead_prune             # part-way through a room, also bound with the rooms ahead (_rooms.ahead_bound)
+    int ahead_prune             # part-way through a room, also bound with the rooms ahead (_rooms.ahead_bound):
+                                # 0 off, 1 after the first and second take, 2 also before the last
     uint32_t order_salt         # 0: children in the measured order; else ties of bound in a salted order (tests)
 
     # -- the table: _table (the driver counts its hits in tt.hits)

@@ -908,9 +908,9 @@ def test_part_way_rooms_ahead_bound_equals_reference(data):
     note(case_text(start, ()))
     ref = reference(start)
     core_mod = scoundrel_solver.search.load_core()
-    for knob in (1, 0):
+    for knob in (2, 1, 0):
         searcher = core_mod.new_searcher(rules, 16)
-        assert searcher.ahead_prune == 1       # the default in co-op
+        assert searcher.ahead_prune == 2       # the default in co-op
         searcher.ahead_prune = knob
         out = core_mod.search(start, searcher=searcher)
         assert out["exact"] and out["score"] == ref.score, (knob, out["score"], ref.score)
@@ -928,7 +928,7 @@ def test_part_way_rooms_ahead_bound_never_changes_a_value(data):
     state = State.new(deck, rules)
     core_mod = scoundrel_solver.search.load_core()
     scores = []
-    for knob in (0, 1):
+    for knob in (0, 2):
         searcher = core_mod.new_searcher(rules, 16)
         searcher.ahead_prune = knob
         out = core_mod.search(state, searcher=searcher)
@@ -945,6 +945,6 @@ def test_frozen_searcher_searches_as_daily_v1_and_v2():
     core_mod = scoundrel_solver.search.load_core()
     rules = Rules(mode="coop")
     assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0}
-    assert core_mod.new_searcher(rules, 16).ahead_prune == 1
+    assert core_mod.new_searcher(rules, 16).ahead_prune == 2
     assert core_mod.new_searcher(rules, 16, frozen=True).ahead_prune == 0
-    assert core_mod.new_searcher(Rules(), 16).ahead_prune == 0      # solo: off (measured slower)
+    assert core_mod.new_searcher(Rules(), 16).ahead_prune == 0      # solo: off (not measured there)

@@ -419,4 +419,4 @@ def test_node_limited_coop_checks_search_as_daily_v1_and_v2(monkeypatch, check_n
     r = analyse(deal(10, rules), rules, 10, check_nodes=check_nodes)
     assert r.exact and r.won and r.decisions > 0
     # the solve itself is exact and uses today's search; the checks' searcher follows check_nodes
-    assert made[0] == 1 and made[1:] == ([0] if check_nodes else [1]) * len(made[1:]) and len(made) >= 2
+    assert made[0] == 2 and made[1:] == ([0] if check_nodes else [2]) * len(made[1:]) and len(made) >= 2
