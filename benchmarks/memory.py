@@ -18,6 +18,7 @@ Examples (from the repository root)::
     python benchmarks/memory.py --seed 7 --mode solo --budgets 8,64
     python benchmarks/memory.py --cli /tmp/old/.venv/bin/scoundrel-solve   # another build
     python benchmarks/memory.py --fingerprint /tmp/new.jsonl
+    python benchmarks/memory.py --fingerprint /tmp/new.jsonl --frozen   # as daily v1/v2 search
 """
 from __future__ import annotations
 
@@ -85,10 +86,14 @@ FINGERPRINT = [
 ]
 
 
-def run_fingerprint(path: Path) -> int:
+def run_fingerprint(path: Path, frozen: bool = False) -> int:
     from scoundrel_solver import Rules, format_line, solve
     from scoundrel_solver.search import load_core, start_state
     core = load_core()
+    if frozen:
+        # every searcher as daily methods v1/v2 search (core.FROZEN_KNOBS): the
+        # file must then be byte-identical to the one of the core before them
+        core.PERTURBATION["frozen"] = True
     with path.open("w") as out:
         for label, opts, seeds, tt_mb, max_nodes, win_check in FINGERPRINT:
             rules = Rules(**opts)
@@ -118,10 +123,12 @@ def main(argv=None) -> int:
     ap.add_argument("--cli", help="the command to measure, e.g. another build's scoundrel-solve "
                                   "(default: this Python's -m scoundrel_solver)")
     ap.add_argument("--fingerprint", type=Path, metavar="OUT", help="write the node-count fingerprint instead")
+    ap.add_argument("--frozen", action="store_true",
+                    help="with --fingerprint: every searcher frozen as for daily methods v1/v2")
     ap.add_argument("extra", nargs="*", help="more options for the solve (after --)")
     args = ap.parse_args(argv)
     if args.fingerprint:
-        return run_fingerprint(args.fingerprint)
+        return run_fingerprint(args.fingerprint, args.frozen)
     return run_peaks(args)
 
 

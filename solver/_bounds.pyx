@@ -222,6 +222,46 @@ cdef int finish_bound(Search *s, Heroes *hs, int sump, int maxp, int dmg, int *s
 
 
 cdef int deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil:
+    """See ``_deep_extra``."""
+    return _deep_extra(s, S, n, nrot, hs, t, NULL)
+
+
+cdef int ahead_parts(Search *s, int8_t *S, int n, Heroes *hs, Tally *t, int *cglob,
+                     int *ahead) noexcept nogil:
+    """What ``enum_takes`` needs to bound a room part-way through (lenient only):
+    ``cglob[v]`` the relaxed cost of a monster of value v here (its value minus
+    the best of the heroes' weapons that may meet it and the strongest diamond
+    left), ``ahead`` the least extra damage (``deep_extra``) of the rooms after
+    this one once this one is faced; returns the relaxed damage, the sum of
+    ``cglob`` over the monsters left.
+
+    Part-way through the room a monster still to come meets a weapon a hero
+    holds now (worn no less) or a diamond still to come, so it costs at least
+    ``cglob``; the rooms after this one see the same weapons and diamonds as
+    from here, so their extra is at least ``ahead[0]`` (``ahead[1]``: after
+    one avoid, when the room faced is ``S[4:8]``)."""
+    cdef int v, hh, w, g, nd, dmg = 0
+    nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
+    for v in range(16):
+        cglob[v] = 0
+    for v in range(2, 16):
+        w = 0
+        for hh in range(s.nheroes):
+            if hs.w[hh] > w and v <= hs.k[hh]:
+                w = hs.w[hh]
+        g = nd if nd > w else w
+        cglob[v] = v - g if v > g else 0
+        dmg += cglob[v] * t.m[v]
+    if ahead != NULL:
+        ahead[0] = 0
+        ahead[1] = 0
+        if n > 4 and nd > 0:
+            _deep_extra(s, S, n, 1, hs, t, ahead)
+    return dmg
+
+
+cdef int _deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t,
+                     int *ahead) noexcept nogil:
     """Damage the rooms ahead force beyond what ``damage`` counts (lenient only).
 
     ``damage`` lets every monster meet the best weapon still to come.  But
@@ -237,6 +277,9 @@ cdef int deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
     new card with the largest extra may be the one carried on, the
     carried card itself costs nothing extra, avoided cards cost nothing
     extra, and every diamond dealt by then counts as available.
+    ``ahead`` (when not NULL) gets the part of the rooms after this one,
+    when this one is faced (``ahead[0]``) or the next one after an avoid
+    (``ahead[1]``).
     """
     cdef int i, c, v, hh, nd, p, k, fresh, tot, top, w, g, stop, face, pend, res
     cdef int held[16]
@@ -298,6 +341,11 @@ cdef int deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
     if n <= 4:
         return tot
     res = tot - top + (f[0][4] if 4 < stop else 0)
+    if ahead != NULL:
+        # the rooms after this one (faced now, or after one avoid: the avoided
+        # cards then cost nothing extra, as in an avoid inside the programme)
+        ahead[0] = f[0][4] if 4 < stop else 0
+        ahead[1] = f[0][8] if 8 < stop and n > 8 else 0
     if nrot > 1:
         g = f[1][4] if 4 < stop else 0
         if g < res:

@@ -121,6 +121,16 @@ cdef class Searcher:
         self.st.loss_probe = v
 
     @property
+    def ahead_prune(self):
+        """Part-way through a room, bound with the rooms ahead too (``_rooms.ahead_bound``):
+        0 off, 1 after the first and second take, 2 (co-op default) also before the last."""
+        return self.st.ahead_prune
+
+    @ahead_prune.setter
+    def ahead_prune(self, int v):
+        self.st.ahead_prune = v
+
+    @property
     def order_salt(self):
         """0: children in the measured order; else the children of equal bound in
         another order, one per salt (tests: the outputs must not depend on it)."""
@@ -353,12 +363,20 @@ def decide(state, target, max_nodes=0, timeout=0.0, tt_mb=64, searcher=None, pro
 
 
 # Knobs every new searcher gets instead of its own: {"order_salt", "tt_mb",
-# "step"}.  Empty in normal use; set only by solver.search.perturbed_core, for
+# "step", "frozen"} ("frozen": as new_searcher(frozen=True), for
+# benchmarks/memory.py --frozen).  Empty in normal use; set only by solver.search.perturbed_core, for
 # the tests that ratings and dailies do not depend on how the search goes.
 PERTURBATION = {}
 
 
-def new_searcher(rules, tt_mb=256):
+# The knobs whose defaults changed the core's node counts after daily methods
+# v1 and v2 were fixed, with the values those methods search with: their co-op
+# win checks stop at a node limit (docs/daily.md, "The stability promise"), so
+# ``new_searcher(frozen=True)`` gives them the search of then, node for node.
+FROZEN_KNOBS = {"ahead_prune": 0}
+
+
+def new_searcher(rules, tt_mb=256, frozen=False):
     """A searcher for ``rules`` whose table can be kept across several searches.
 
     Table entries are bounds on the value of a position (the cards left in
@@ -367,6 +385,8 @@ def new_searcher(rules, tt_mb=256):
     the actions of one position, or several orders of the same cards.
     Every searcher of the core is made here (``search`` and ``decide``
     without one too), so :data:`PERTURBATION` reaches them all.
+    ``frozen``: search as the core did for daily methods v1 and v2
+    (:data:`FROZEN_KNOBS`; the same values, nodes and lines as then).
     """
     flee = {"classic": 0, "easy": 1, "hard": 2}[rules.flee]
     knobs = PERTURBATION
@@ -376,6 +396,9 @@ def new_searcher(rules, tt_mb=256):
         s.order_salt = knobs["order_salt"]
     if knobs.get("step"):
         s.step = knobs["step"]
+    if frozen or knobs.get("frozen"):
+        for name, value in FROZEN_KNOBS.items():
+            setattr(s, name, value)
     return s
 
 

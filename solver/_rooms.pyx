@@ -23,7 +23,7 @@ from ._types cimport (MAXN, MAXHP, MAXDEPTH, MAXOUT, NEG, FRESH, LANE_HI, MONSTE
                       KIND, VALUE, Heroes, Outcome, Tally, _usable, _canon, _pack, _tally_card,
                       _child_tally, _child_cards)
 from ._state cimport Search
-from ._bounds cimport damage, bound, finish_bound, deep_extra, forced_extra
+from ._bounds cimport damage, bound, finish_bound, deep_extra, _deep_extra, forced_extra, ahead_parts
 
 
 cdef int rooms_init(Search *s) except -1:
@@ -162,6 +162,48 @@ cdef void add_outcome(Search *s, Heroes *hs, int terminal, int score, int left,
     s.e_count += 1
 
 
+cdef int ahead_bound(Search *s, int8_t *room, int nroom, uint32_t taken_mask, uint8_t *takes,
+                     int ntakes, Heroes *hs) noexcept nogil:
+    """A second bound part-way through the room (``ahead_prune``, lenient): the
+    relaxed damage of the room start (``e_dx``) less the monsters taken, plus
+    the extra the rest of this room forces (its monsters meet a weapon the
+    heroes hold now or a diamond of the room; the card carried on is excused)
+    and the extra of the rooms after it (``e_ahead``), which ``bound`` alone
+    does not see; NEG when only the loss bound could tell (see ``ahead_parts``)."""
+    cdef int j, c, v, hh, w, e, local = 0, tot = 0, top = 0, slack
+    cdef int dmg = s.e_dx
+    for j in range(ntakes):
+        c = takes[j] & 63
+        if KIND[c] == MONSTER:
+            dmg -= s.e_cglob[VALUE[c]]
+    for j in range(nroom):
+        if not (taken_mask & (1u << j)):
+            c = room[j]
+            if KIND[c] == WEAPON and VALUE[c] > local:
+                local = VALUE[c]
+    for j in range(nroom):
+        if taken_mask & (1u << j):
+            continue
+        c = room[j]
+        if KIND[c] != MONSTER:
+            continue
+        v = VALUE[c]
+        w = local
+        for hh in range(s.nheroes):
+            if hs.w[hh] > w and v <= hs.k[hh]:
+                w = hs.w[hh]
+        e = (v - w if v > w else 0) - s.e_cglob[v]
+        tot += e
+        if e > top:
+            top = e
+    if not s.e_final:
+        tot -= top
+    dmg += tot
+    if s.e_rot < 2:
+        dmg += s.e_ahead[s.e_rot]
+    return finish_bound(s, hs, s.e_ptally.psum, 0, dmg, &slack)
+
+
 cdef void enum_takes(Search *s, int8_t *room, int nroom, uint32_t taken_mask, int to_take,
                      Heroes hs, int potion_mask, int help_used, int mleft,
                      uint8_t *takes, int ntakes, int pslot, int pcls, int ptarget,
@@ -173,7 +215,7 @@ cdef void enum_takes(Search *s, int8_t *room, int nroom, uint32_t taken_mask, in
     ``pcls``, ``ptarget``, ``pval`` describe the previous take and ``php``
     its hero's health before it (see ``_commute``).
     """
-    cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, cls, val, ub, slack
+    cdef int i, t, target, c, v, kind, nt, m, dmg, left, j, score, cls, val, ub, ub2, slack
     cdef Heroes h2
     cdef int ntargets = 2 if (s.coop and not help_used) else 1
     cdef int leader = s.e_leader
@@ -264,6 +306,14 @@ cdef void enum_takes(Search *s, int8_t *room, int nroom, uint32_t taken_mask, in
                         for j in range(nroom):
                             if j != i and not (taken_mask & (1u << j)):
                                 left = room[j]
+                        if s.e_ahead_on and s.ahead_prune >= 2 and s.e_alpha > NEG:
+                            _tally_card(&s.e_ptally, c, -1)
+                            ub2 = ahead_bound(s, room, nroom, taken_mask | (1u << i), takes, nt, &h2)
+                            _tally_card(&s.e_ptally, c, 1)
+                            if ub2 != NEG and ub2 <= s.e_alpha:
+                                if ub2 > s.e_pruned:
+                                    s.e_pruned = ub2
+                                continue
                         add_outcome(s, &h2, 0, 0, left, takes, nt)
                 else:
                     _tally_card(&s.e_ptally, c, -1)
@@ -272,6 +322,10 @@ cdef void enum_takes(Search *s, int8_t *room, int nroom, uint32_t taken_mask, in
                         # holds for every way to finish the room: when it cannot
                         # beat alpha, none of them is worth listing.
                         ub = bound(s, &s.e_ptally, &h2, &slack)
+                        if ub > s.e_alpha and s.e_ahead_on:
+                            ub2 = ahead_bound(s, room, nroom, taken_mask | (1u << i), takes, nt, &h2)
+                            if ub2 != NEG and ub2 < ub:
+                                ub = ub2
                         if ub <= s.e_alpha:
                             if ub > s.e_pruned:
                                 s.e_pruned = ub
@@ -309,9 +363,11 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
     cdef int8_t C[MAXN]
     cdef bint have_ct, have_c
     cdef uint64_t key
+    cdef int av[2]
     s.m_stamp += 1
     for i in range(count):
         o = &buf[i]
+        o.ahead[0] = -1
         if o.terminal:
             continue
         key = ((<uint64_t> (o.rot * 64 + o.left + 1)) << 32) | ((o.pk >> 8) & 0xFFFF) \
@@ -326,6 +382,8 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
             sump = s.m_sump[slot]
             maxp = s.m_maxp[slot]
             room = s.m_room[slot]
+            o.ahead[0] = s.m_ahead[slot][0]
+            o.ahead[1] = s.m_ahead[slot][1]
         else:
             _child_tally(t, o, &ct)
             have_ct = True
@@ -344,6 +402,7 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
                 s.m_sump[slot] = sump
                 s.m_maxp[slot] = maxp
                 s.m_room[slot] = room
+                s.m_ahead[slot][0] = -1
             else:
                 slot = -1
         ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
@@ -355,13 +414,19 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
                 have_ct = True
             if not have_c:
                 m = _child_cards(S, n, o, C)
-            deep = deep_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct)
+            av[0] = 0
+            av[1] = 0
+            deep = _deep_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct, av)
+            o.ahead[0] = av[0] if av[0] < 127 else 127
+            o.ahead[1] = av[1] if av[1] < 127 else 127
             if deep > room:
                 dmg += deep - room
                 ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
             if slot >= 0:
                 s.m_dmg[slot] = dmg
                 s.m_room[slot] = -1     # done
+                s.m_ahead[slot][0] = o.ahead[0]
+                s.m_ahead[slot][1] = o.ahead[1]
         if ub == NEG:
             # no win left: the finer loss bound, from the cards themselves
             if not have_ct:
@@ -393,6 +458,7 @@ cdef void begin_room(Search *s, int depth, int leader, bint final, Tally *t) noe
     s.e_ptally = t[0]
     s.e_alpha = NEG
     s.e_pruned = NEG
+    s.e_ahead_on = 0
     s.e_buf = s.out[depth]
     s.e_count = 0
     s.e_best_terminal = NEG
@@ -414,6 +480,13 @@ cdef int enumerate_room(Search *s, int depth, int n, Heroes *hs, int leader, int
     cdef int8_t room[4]
     begin_room(s, depth, leader, n <= 4, t)
     s.e_alpha = alpha
+    if s.ahead_prune and s.lenient and alpha > NEG and nrot <= 2 and s.pend_ahead != NULL:
+        # (the rooms ahead as the parent's rating found them: no second look)
+        s.e_dx = ahead_parts(s, S, n, hs, t, s.e_cglob, NULL)
+        s.e_ahead[0] = s.pend_ahead[0]
+        s.e_ahead[1] = s.pend_ahead[1]
+        s.e_ahead_on = 1
+    s.pend_ahead = NULL
     for r in range(nrot):
         s.e_rot = r
         for i in range(nroom):

@@ -18,6 +18,8 @@ ctypedef struct Search:
     int wear_probes             # per hero, how many less worn weapons the table is probed for
     int horizon                 # cards deep_extra looks ahead; 0: off
     int loss_probe              # no win left: first ask whether the best loss reaches the bound
+    int ahead_prune             # part-way through a room, also bound with the rooms ahead (_rooms.ahead_bound):
+                                # 0 off, 1 after the first and second take, 2 also before the last
     uint32_t order_salt         # 0: children in the measured order; else ties of bound in a salted order (tests)
 
     # -- the table: _table (the driver counts its hits in tt.hits)
@@ -65,12 +67,19 @@ ctypedef struct Search:
     Tally e_ptally              # the cards not yet taken on the enumeration's path
     int e_alpha                 # outcomes whose bound cannot beat it need not be listed
     int e_pruned                # the largest bound of the outcomes not listed (read by _search)
+    int e_ahead_on              # ahead_bound is on for this room start: e_dx, e_cglob, e_ahead hold
+    int e_dx                    # (see _bounds.ahead_parts)
+    int e_cglob[16]
+    int e_ahead[2]
+    int8_t *pass_ahead          # expand -> node: the child's ``ahead`` (Outcome.ahead) or NULL
+    int8_t *pend_ahead          # node(): the ``ahead`` its parent found for this room start, or NULL
     Tally *e_tally              # the cards of the room start being enumerated
     # rate_outcomes' memo of the damage per (next room, weapons): 256 slots
     uint64_t m_keys[256]
     uint32_t m_stamps[256]
     int16_t m_dmg[256]
-    int16_t m_room[256]         # the room's own extra in m_dmg; -1: deep_extra done (or none)
+    int16_t m_room[256]
+    int8_t m_ahead[256][2]         # the room's own extra in m_dmg; -1: deep_extra done (or none)
     int m_sump[256]
     int m_maxp[256]
     uint32_t m_stamp

@@ -184,9 +184,11 @@ class Rating:
         }
 
 
-def _optimal_kind(core, state: State, r: Rating, tt_mb: int, progress=None):
-    """The kind of the first move of an optimal line from ``state`` (exact search)."""
-    out = core.search(state, tt_mb=min(tt_mb, 256), progress=progress)
+def _optimal_kind(core, state: State, r: Rating, tt_mb: int, progress=None, frozen=False):
+    """The kind of the first move of an optimal line from ``state`` (exact search;
+    ``frozen``: with the search of daily methods v1 and v2, whose line it is)."""
+    out = core.search(state, searcher=core.new_searcher(r.rules, min(tt_mb, 256), frozen=frozen),
+                      progress=progress)
     if not out["exact"] or out["score"] != r.score or not out["line"]:
         raise AssertionError(f"a position on the optimal line is worth {out['score']}, not {r.score}")
     return _move_kind(state, out["line"][0][0])
@@ -210,8 +212,10 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int, check_nodes: Optio
     the core's line, so such a rating depends on the search).
     """
     core = load_core()
-    searcher = core.new_searcher(r.rules, min(tt_mb, 256))
     limit = (check_nodes or 0) if r.rules.coop else 0
+    # checks stopped at a node limit depend on the search: they keep the core's
+    # search of daily methods v1 and v2 node for node (core.FROZEN_KNOBS)
+    searcher = core.new_searcher(r.rules, min(tt_mb, 256), frozen=bool(limit))
     state, first = start, True
     checks = 0
 
@@ -256,7 +260,7 @@ def _walk_canonical_line(start: State, r: Rating, tt_mb: int, check_nodes: Optio
             # every check that could have found the optimal move stopped at its
             # node limit: an exact search from here (its value is the optimum,
             # as the position is on an optimal line) names an optimal move
-            kind = _optimal_kind(core, state, r, tt_mb, progress())
+            kind = _optimal_kind(core, state, r, tt_mb, progress(), frozen=True)
             chosen = kinds[kind]
             wins_of[kind] = True
             undecided.discard(kind)

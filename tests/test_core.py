@@ -892,3 +892,59 @@ def test_rooms_ahead_bound_never_changes_a_value(flee, data):
         assert end.finished and end.score == out["score"]
         scores.append(out["score"])
     assert scores[0] == scores[1]
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(data=st.data())
+def test_part_way_rooms_ahead_bound_equals_reference(data):
+    """The bound part-way through a room with the rooms ahead (``ahead_prune``,
+    co-op lenient) only prunes: from fresh and worn weapons the core agrees with
+    the reference with it and without it, and both lines replay to the score."""
+    rules = data.draw(coop_rules("lenient"))
+    deck = data.draw(dungeons(rules, MAX_CARDS["coop"], 1))
+    start = State.new(deck, rules)
+    if data.draw(st.booleans()):
+        start = dataclasses.replace(start, heroes=data.draw(armed_heroes(rules)))
+    note(case_text(start, ()))
+    ref = reference(start)
+    core_mod = scoundrel_solver.search.load_core()
+    for knob in (2, 1, 0):
+        searcher = core_mod.new_searcher(rules, 16)
+        assert searcher.ahead_prune == 2       # the default in co-op
+        searcher.ahead_prune = knob
+        out = core_mod.search(start, searcher=searcher)
+        assert out["exact"] and out["score"] == ref.score, (knob, out["score"], ref.score)
+        end = replay(start, out["line"])[-1]
+        assert end.finished and end.score == out["score"]
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(data=st.data())
+def test_part_way_rooms_ahead_bound_never_changes_a_value(data):
+    """The same on co-op dungeons too big for the reference (9-22 cards)."""
+    rules = Rules(mode="coop", durability="lenient")
+    n = data.draw(st.integers(9, 22))
+    deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+    state = State.new(deck, rules)
+    core_mod = scoundrel_solver.search.load_core()
+    scores = []
+    for knob in (0, 2):
+        searcher = core_mod.new_searcher(rules, 16)
+        searcher.ahead_prune = knob
+        out = core_mod.search(state, searcher=searcher)
+        assert out["exact"]
+        end = replay(state, out["line"])[-1]
+        assert end.finished and end.score == out["score"]
+        scores.append(out["score"])
+    assert scores[0] == scores[1]
+
+
+def test_frozen_searcher_searches_as_daily_v1_and_v2():
+    """``new_searcher(frozen=True)`` sets every knob whose default changed the node
+    counts since daily methods v1/v2 back to its old value (core.FROZEN_KNOBS)."""
+    core_mod = scoundrel_solver.search.load_core()
+    rules = Rules(mode="coop")
+    assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0}
+    assert core_mod.new_searcher(rules, 16).ahead_prune == 2
+    assert core_mod.new_searcher(rules, 16, frozen=True).ahead_prune == 0
+    assert core_mod.new_searcher(Rules(), 16).ahead_prune == 0      # solo: off (not measured there)

@@ -398,3 +398,25 @@ def test_a_coop_calibration_deal_rated_live_gets_the_label_of_its_record():
     assert live.summary()["features"] == rec["features"]
     assert (live.label, live.difficulty) == (stored.label, stored.difficulty)
     assert apply_calibration(live, decimals=None).label != stored.label
+
+
+@pytest.mark.parametrize("check_nodes", [None, 2_000_000])
+def test_node_limited_coop_checks_search_as_daily_v1_and_v2(monkeypatch, check_nodes):
+    """Co-op win checks stopped at a node limit (daily methods v1/v2) depend on the
+    search, so they run with the core's search of then (``frozen``: the knobs of
+    core.FROZEN_KNOBS off), node for node; exact checks use today's search."""
+    from scoundrel_solver.search import load_core
+    core = load_core()
+    made = []
+    real = core.new_searcher
+
+    def spy(rules, tt_mb=256, frozen=False):
+        s = real(rules, tt_mb, frozen=frozen)
+        made.append(s.ahead_prune)
+        return s
+    monkeypatch.setattr(core, "new_searcher", spy)
+    rules = Rules(mode="coop")
+    r = analyse(deal(10, rules), rules, 10, check_nodes=check_nodes)
+    assert r.exact and r.won and r.decisions > 0
+    # the solve itself is exact and uses today's search; the checks' searcher follows check_nodes
+    assert made[0] == 2 and made[1:] == ([0] if check_nodes else [2]) * len(made[1:]) and len(made) >= 2
