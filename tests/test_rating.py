@@ -288,7 +288,7 @@ def test_undecided_checks_never_lead_the_canonical_line_off_the_optimum(monkeypa
     import scoundrel_solver.rating as rating_mod
     calls = []
     real = rating_mod._optimal_kind
-    monkeypatch.setattr(rating_mod, "_optimal_kind", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(rating_mod, "_optimal_kind", lambda *a, **kw: calls.append(1) or real(*a, **kw))
     rules = Rules(mode="coop")
     deck = parse_cards(COOP_DECK)
     # (the node limit of the checks of daily methods v1 and v2; a rating's own checks are exact)
