@@ -16,8 +16,7 @@ cdef int bound_at(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, i
 cdef int bound_plus(Search *s, Tally *t, Heroes *hs, int extra, int *slack) noexcept nogil
 cdef int finish_bound(Search *s, Heroes *hs, int sump, int maxp, int dmg, int *slack) noexcept nogil
 cdef int deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil
-cdef int ahead_parts(Search *s, int8_t *S, int n, Heroes *hs, Tally *t, int *cglob,
-                     int *ahead) noexcept nogil
+cdef int ahead_parts(Search *s, Heroes *hs, Tally *t, int *cglob) noexcept nogil
 cdef int _deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t,
                      int *ahead) noexcept nogil
 cdef int forced_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil

@@ -226,20 +226,18 @@ cdef int deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
     return _deep_extra(s, S, n, nrot, hs, t, NULL)
 
 
-cdef int ahead_parts(Search *s, int8_t *S, int n, Heroes *hs, Tally *t, int *cglob,
-                     int *ahead) noexcept nogil:
+cdef int ahead_parts(Search *s, Heroes *hs, Tally *t, int *cglob) noexcept nogil:
     """What ``enum_takes`` needs to bound a room part-way through (lenient only):
     ``cglob[v]`` the relaxed cost of a monster of value v here (its value minus
     the best of the heroes' weapons that may meet it and the strongest diamond
-    left), ``ahead`` the least extra damage (``deep_extra``) of the rooms after
-    this one once this one is faced; returns the relaxed damage, the sum of
-    ``cglob`` over the monsters left.
+    left); returns the relaxed damage, the sum of ``cglob`` over the monsters left.
 
     Part-way through the room a monster still to come meets a weapon a hero
     holds now (worn no less) or a diamond still to come, so it costs at least
-    ``cglob``; the rooms after this one see the same weapons and diamonds as
-    from here, so their extra is at least ``ahead[0]`` (``ahead[1]``: after
-    one avoid, when the room faced is ``S[4:8]``)."""
+    ``cglob``.  The extra of the rooms after this one is not computed here: the
+    parent's ``rate_outcomes`` found it already (``Outcome.ahead``, from
+    ``_deep_extra``); the rooms after see the same weapons and diamonds as from
+    here, so it still holds part-way through."""
     cdef int v, hh, w, g, nd, dmg = 0
     nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
     for v in range(16):
@@ -252,11 +250,6 @@ cdef int ahead_parts(Search *s, int8_t *S, int n, Heroes *hs, Tally *t, int *cgl
         g = nd if nd > w else w
         cglob[v] = v - g if v > g else 0
         dmg += cglob[v] * t.m[v]
-    if ahead != NULL:
-        ahead[0] = 0
-        ahead[1] = 0
-        if n > 4 and nd > 0:
-            _deep_extra(s, S, n, 1, hs, t, ahead)
     return dmg
 
 

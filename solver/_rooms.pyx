@@ -482,7 +482,7 @@ cdef int enumerate_room(Search *s, int depth, int n, Heroes *hs, int leader, int
     s.e_alpha = alpha
     if s.ahead_prune and s.lenient and alpha > NEG and nrot <= 2 and s.pend_ahead != NULL:
         # (the rooms ahead as the parent's rating found them: no second look)
-        s.e_dx = ahead_parts(s, S, n, hs, t, s.e_cglob, NULL)
+        s.e_dx = ahead_parts(s, hs, t, s.e_cglob)
         s.e_ahead[0] = s.pend_ahead[0]
         s.e_ahead[1] = s.pend_ahead[1]
         s.e_ahead_on = 1

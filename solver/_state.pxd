@@ -78,8 +78,8 @@ ctypedef struct Search:
     uint64_t m_keys[256]
     uint32_t m_stamps[256]
     int16_t m_dmg[256]
-    int16_t m_room[256]
-    int8_t m_ahead[256][2]         # the room's own extra in m_dmg; -1: deep_extra done (or none)
+    int16_t m_room[256]         # the room's own extra in m_dmg; -1: deep_extra done (or none)
+    int8_t m_ahead[256][2]      # the child's Outcome.ahead, once deep_extra is done; -1: not known
     int m_sump[256]
     int m_maxp[256]
     uint32_t m_stamp

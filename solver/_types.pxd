@@ -82,7 +82,7 @@ ctypedef struct Outcome:
     int16_t seq          # enumeration order: the deterministic tie-break
     int16_t next         # next outcome of the same group (see add_outcome)
     int8_t dead          # dominated by a later outcome
-    int8_t ahead[2]      # _bounds.ahead_parts' ``ahead`` of the child, as rate_outcomes found it; -1 unknown
+    int8_t ahead[2]      # the rooms-after extra of the child (_bounds._deep_extra's ``ahead``), from rate_outcomes; -1 unknown
 
 ctypedef struct Tally:
     # what is left in S, by value: monsters, potions, diamonds
