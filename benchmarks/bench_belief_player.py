@@ -35,30 +35,23 @@ deals already in the file (one writer per file), so an interrupted run loses not
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import multiprocessing as mp
-import signal
 import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for p in (ROOT, ROOT / "benchmarks"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
 
 from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
-from scoundrel_solver.batch import read_records  # noqa: E402
 from scoundrel_solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
 from scoundrel_solver.intervals import wilson  # noqa: E402
+from bench_table_player import load, parse_seeds, run_deals  # noqa: E402  (one runner for both)
 
 PLAYERS = ("clairvoyant", "belief")
-
-
-def parse_seeds(text):
-    a, _, b = text.partition("-")
-    return list(range(int(a), int(b or a) + 1))
 
 
 def play(state: State, player: str, samples: int, max_beliefs: int, seed: int):
@@ -159,14 +152,6 @@ def summary(records):
         print(f"  time per game, {p}: median {statistics.median(secs):.1f} s, max {max(secs):.1f} s")
 
 
-def load(path) -> dict:
-    return {r["seed"]: r for r in read_records(path)[0]} if path.exists() else {}
-
-
-def _init_worker():
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", default="1-500")
@@ -195,25 +180,7 @@ def main(argv=None):
     if not args.resume and args.out.exists() and args.out.stat().st_size:
         sys.exit(f"error: {args.out} exists; use --resume")
     seeds = [s for s in parse_seeds(args.seeds) if s not in done]
-    jobs = [(s, args.samples, args.max_beliefs, rules_kw) for s in seeds]
-    out = open(args.out, "a")
-    t0 = time.time()
-    pool = mp.Pool(args.jobs, initializer=_init_worker) if args.jobs > 1 else None
-    it = pool.imap_unordered(run_one, jobs) if pool else map(run_one, jobs)
-    try:
-        for i, rec in enumerate(it, 1):
-            out.write(json.dumps(rec) + "\n")
-            out.flush()
-            done[rec["seed"]] = rec
-            el = time.time() - t0
-            print(f"\r{i}/{len(jobs)} deals, {el / i:.1f} s/deal, eta {el / i * (len(jobs) - i) / 60:.0f} min",
-                  end="", file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        print("\ninterrupted; rerun with --resume", file=sys.stderr)
-        if pool:
-            pool.terminate()
-        sys.exit(130)
-    print(file=sys.stderr)
+    run_deals(run_one, [(s, args.samples, args.max_beliefs, rules_kw) for s in seeds], args.out, args.jobs, done)
     wanted = set(parse_seeds(args.seeds))
     summary(sorted((r for s, r in done.items() if s in wanted), key=lambda r: r["seed"]))
 

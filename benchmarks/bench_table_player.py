@@ -125,6 +125,33 @@ def _init_worker():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def run_deals(run_one, jobs: list, out_path: Path, n_jobs: int, done: dict) -> None:
+    """``run_one(job)`` for every job, on ``n_jobs`` processes: each record (a
+    dict with ``seed``) appended to ``out_path`` as soon as it is made (this
+    process is the file's one writer) and put in ``done``; Ctrl-C stops with
+    what is written kept (rerun with ``--resume``).  Also bench_belief_player.py's."""
+    out = open(out_path, "a")
+    t0 = time.time()
+    pool = mp.Pool(n_jobs, initializer=_init_worker) if n_jobs > 1 else None
+    it = pool.imap_unordered(run_one, jobs) if pool else map(run_one, jobs)
+    try:
+        for i, rec in enumerate(it, 1):
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+            done[rec["seed"]] = rec
+            el = time.time() - t0
+            print(f"\r{i}/{len(jobs)} deals, {el / i:.1f} s/deal, eta {el / i * (len(jobs) - i) / 60:.0f} min",
+                  end="", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print("\ninterrupted; rerun with --resume", file=sys.stderr)
+        if pool:
+            pool.terminate()
+        sys.exit(130)
+    finally:
+        out.close()
+    print(file=sys.stderr)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", default="1-500")
@@ -144,25 +171,7 @@ def main(argv=None):
     if not args.resume and args.out.exists() and args.out.stat().st_size:
         sys.exit(f"error: {args.out} exists; use --resume")
     seeds = [s for s in parse_seeds(args.seeds) if s not in done]
-    jobs = [(s, args.samples, rules_kw) for s in seeds]
-    out = open(args.out, "a")
-    t0 = time.time()
-    pool = mp.Pool(args.jobs, initializer=_init_worker) if args.jobs > 1 else None
-    it = pool.imap_unordered(run_one, jobs) if pool else map(run_one, jobs)
-    try:
-        for i, rec in enumerate(it, 1):
-            out.write(json.dumps(rec) + "\n")
-            out.flush()
-            done[rec["seed"]] = rec
-            el = time.time() - t0
-            print(f"\r{i}/{len(jobs)} deals, {el / i:.1f} s/deal, eta {el / i * (len(jobs) - i) / 60:.0f} min",
-                  end="", file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        print("\ninterrupted; rerun with --resume", file=sys.stderr)
-        if pool:
-            pool.terminate()
-        sys.exit(130)
-    print(file=sys.stderr)
+    run_deals(run_one, [(s, args.samples, rules_kw) for s in seeds], args.out, args.jobs, done)
     wanted = set(parse_seeds(args.seeds))
     summary(sorted((r for s, r in done.items() if s in wanted), key=lambda r: r["seed"]))
 
