@@ -229,6 +229,15 @@ cdef class BeliefEngine:
                 return &self.tab[i]
             i = (i + 1) & self.tmask
 
+    cdef bint _recall(self, uint64_t k1, uint64_t k2, i128 *w, i128 *s) noexcept nogil:
+        """The memo's value of a belief into ``w``/``s``, if it holds one."""
+        cdef MEntry *e = self._find(k1, k2)
+        if e.k1 == 0:
+            return False
+        w[0] = e.w
+        s[0] = e.s
+        return True
+
     cdef int _store(self, uint64_t k1, uint64_t k2, i128 w, i128 s) except -1:
         cdef MEntry *e
         cdef MEntry *old
@@ -447,17 +456,13 @@ cdef class BeliefEngine:
         cdef int8_t *row = self.rows[depth]
         cdef int avoid_ok = self._avoid_ok(avoided_last)
         cdef uint64_t k1 = 0, k2 = 0
-        cdef MEntry *e
         cdef i128 fw, fs, aw, aws
         cdef int8_t srt[4]
         if self.n == 0 or self.ncls <= 1:
             return self._leaf(row, 4, self.bot[depth], self.nbot[depth], hs, avoid_ok, w, s)
         if avoid_ok:
             self._key(0, hs, row, 4, 1, deals, self.bot[depth], self.nbot[depth], &k1, &k2)
-            e = self._find(k1, k2)
-            if e.k1 != 0:
-                w[0] = e.w
-                s[0] = e.s
+            if self._recall(k1, k2, w, s):
                 return 0
         # the face value: the row's order does not matter, only its cards
         memcpy(srt, row, 4)
@@ -485,12 +490,8 @@ cdef class BeliefEngine:
 
     cdef int _face_memo(self, int depth, int8_t *srt, Heroes *hs, int deals, i128 *w, i128 *s) except -1:
         cdef uint64_t k1, k2
-        cdef MEntry *e
         self._key(1, hs, srt, 4, 0, deals, self.bot[depth], self.nbot[depth], &k1, &k2)
-        e = self._find(k1, k2)
-        if e.k1 != 0:
-            w[0] = e.w
-            s[0] = e.s
+        if self._recall(k1, k2, w, s):
             return 0
         if self._tick():
             return 0
