@@ -62,7 +62,23 @@ class BudgetExceeded(Exception):
     """The belief search ran out of its budget before proving the value."""
 
 
-class BeliefSearch:
+class _Budgeted:
+    """What both belief searches share: one call's budget (``max_beliefs`` more
+    beliefs, ``timeout`` seconds, from ``_start``) and the policy read off
+    ``action_values``."""
+
+    def _start(self) -> None:
+        self._deadline = None if not self.timeout else time.perf_counter() + self.timeout
+        self._stop_at = None if not self.max_beliefs else self.beliefs + self.max_beliefs
+
+    def best_action(self, pos):
+        """The first legal action (rules-engine order) of the best value: the policy."""
+        values = self.action_values(pos)
+        top = max(v for _, v in values)
+        return next(a for a, v in values if v == top)
+
+
+class BeliefSearch(_Budgeted):
     """Expectimax over beliefs, memoised, in scaled exact integers.
 
     ``value(position)`` and ``action_values(position)`` return
@@ -94,10 +110,6 @@ class BeliefSearch:
         self._stop_at = None
 
     # ------------------------------------------------------------ entry points
-    def _start(self) -> None:
-        self._deadline = None if not self.timeout else time.perf_counter() + self.timeout
-        self._stop_at = None if not self.max_beliefs else self.beliefs + self.max_beliefs
-
     @property
     def nodes(self) -> int:
         """Core nodes of the leaves' solves."""
@@ -125,11 +137,6 @@ class BeliefSearch:
         self._start()
         state, n = self.root(pos)
         return self._unscale(self._belief(state, n, 0), math.factorial(n))
-
-    def best_action(self, pos):
-        values = self.action_values(pos)
-        top = max(v for _, v in values)
-        return next(a for a, v in values if v == top)
 
     def _unscale(self, v, scale) -> tuple:
         if isinstance(v[0], int) and isinstance(v[1], int):
@@ -284,7 +291,7 @@ def _engine_rules(rules: Rules) -> tuple:
 MAX_UNSEEN = 30   # _belief.pyx's values are n! * scores in 128-bit integers
 
 
-class CoreBeliefSearch:
+class CoreBeliefSearch(_Budgeted):
     """The same search as :class:`BeliefSearch`, with the beliefs searched in C
     (``solver/_belief.pyx``: beliefs valued at room starts, each room enumerated
     by the core's room enumeration with its Pareto fronts, chance nodes over
@@ -340,10 +347,6 @@ class CoreBeliefSearch:
     def memo_bytes(self) -> int:
         return self.engine.memo_bytes
 
-    def _start(self) -> None:
-        self._deadline = None if not self.timeout else time.perf_counter() + self.timeout
-        self._stop_at = None if not self.max_beliefs else self.beliefs + self.max_beliefs
-
     def _limits(self) -> tuple:
         beliefs = 0
         if self._stop_at is not None:
@@ -371,7 +374,7 @@ class CoreBeliefSearch:
         return state, [c.index for c in pos.unseen], [c.index for c in pos.bottom]
 
     def _action(self, state: State, unseen: list, bottom: list, action) -> tuple:
-        from ._core import _heroes_of, _potion_mask
+        from ._core import _heroes_of
         n = len(unseen)
         after = state.play(action)
         if after.finished:
@@ -382,9 +385,7 @@ class CoreBeliefSearch:
         dealt = pile - len(after.dungeon)
         beliefs, seconds = self._limits()
         if dealt == 0:   # still in the room: a belief part-way through it
-            out = self.engine.belief_value([c.index for c in after.room], after.taken, _potion_mask(after),
-                                           1 if after.help_used else 0, unseen, bottom, _heroes_of(after),
-                                           after.leader, 1 if after.avoided_last else 0, beliefs, seconds)
+            out = self._belief_value(after, unseen, bottom, beliefs, seconds)
         else:            # the room ends: the next one is dealt
             prefix = after.room[:len(after.room) - dealt]
             under = bottom + ([c.index for c in state.room] if avoid else [])
@@ -407,17 +408,15 @@ class CoreBeliefSearch:
 
     def value(self, pos) -> tuple:
         """``(win chance, mean score)`` of the best policy from the belief ``pos``."""
-        from ._core import _heroes_of, _potion_mask
         self._start()
         state, unseen, bottom = self._root(pos)
-        beliefs, seconds = self._limits()
-        out = self.engine.belief_value([c.index for c in state.room], state.taken, _potion_mask(state),
-                                       1 if state.help_used else 0, unseen, bottom, _heroes_of(state),
-                                       state.leader, 1 if state.avoided_last else 0, beliefs, seconds)
+        out = self._belief_value(state, unseen, bottom, *self._limits())
         return self._unscale(self._checked(out), len(unseen))
 
-    def best_action(self, pos):
-        """The first legal action (rules-engine order) of the best value: the policy."""
-        values = self.action_values(pos)
-        top = max(v for _, v in values)
-        return next(a for a, v in values if v == top)
+    def _belief_value(self, state: State, unseen: list, bottom: list, beliefs: int, seconds: float):
+        """The C engine's value of the belief ``state`` (its room face up, part-way
+        through or not; ``unseen`` above ``bottom`` below it), or None if stopped."""
+        from ._core import _heroes_of, _potion_mask
+        return self.engine.belief_value([c.index for c in state.room], state.taken, _potion_mask(state),
+                                        1 if state.help_used else 0, unseen, bottom, _heroes_of(state),
+                                        state.leader, 1 if state.avoided_last else 0, beliefs, seconds)
