@@ -113,9 +113,14 @@ def table_positions(draw, rules: Rules, max_cards: int = 9):
     avoid, so some cards lie known at the bottom), the order of the rest hidden."""
     pool = [c for c in rules.base_order()]
     deck = draw(st.lists(st.sampled_from(pool), min_size=5, max_size=max_cards, unique=True))
-    state = State.new(tuple(deck), rules)
-    known = 0
-    for _ in range(draw(st.integers(0, 4))):
+    return _after_random_moves(draw, State.new(tuple(deck), rules), 0, 4)
+
+
+def _after_random_moves(draw, state: State, known: int, most: int):
+    """The table position after up to ``most`` random legal moves from ``state``
+    (``known`` cards known at its bottom), preferring moves that do not end the
+    game; None if the game ended or nothing is left unseen."""
+    for _ in range(draw(st.integers(0, most))):
         if state.finished:
             break
         actions = state.legal_actions()
@@ -345,17 +350,7 @@ def avoided_positions(draw, rules: Rules, max_cards: int = 11):
     if state.can_avoid():
         known = known_bottom_after(state, AVOID, known)
         state = state.play(AVOID)
-    for _ in range(draw(st.integers(0, 3))):
-        if state.finished:
-            break
-        actions = state.legal_actions()
-        alive = [a for a in actions if not state.play(a).finished] or actions
-        action = draw(st.sampled_from(alive))
-        known = known_bottom_after(state, action, known)
-        state = state.play(action)
-    if state.finished or len(state.dungeon) <= known:
-        return None
-    return TablePosition.from_state(state, known)
+    return _after_random_moves(draw, state, known, 3)
 
 
 @pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES, ids=lambda r: f"{r.mode}-{r.flee}-{r.durability}")

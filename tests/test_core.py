@@ -880,18 +880,24 @@ def test_rooms_ahead_bound_never_changes_a_value(flee, data):
         pool = SOLO_CARDS
     n = data.draw(st.integers(9, 22 if rules.coop else 26))
     deck = data.draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True))
-    state = State.new(deck, rules)
+    scores = _scores_with_knob(State.new(deck, rules), "horizon", (0, 64))
+    assert scores[0] == scores[1]
+
+
+def _scores_with_knob(state: State, knob: str, values) -> list:
+    """The core's exact score of ``state`` with the searcher's ``knob`` at each of
+    ``values``; each line is checked to replay to its score."""
     core_mod = scoundrel_solver.search.load_core()
     scores = []
-    for horizon in (0, 64):
-        searcher = core_mod.new_searcher(rules, 16)
-        searcher.horizon = horizon
+    for value in values:
+        searcher = core_mod.new_searcher(state.rules, 16)
+        setattr(searcher, knob, value)
         out = core_mod.search(state, searcher=searcher)
         assert out["exact"]
         end = replay(state, out["line"])[-1]
         assert end.finished and end.score == out["score"]
         scores.append(out["score"])
-    assert scores[0] == scores[1]
+    return scores
 
 
 @settings(max_examples=30, **SETTINGS)
@@ -925,17 +931,7 @@ def test_part_way_rooms_ahead_bound_never_changes_a_value(data):
     rules = Rules(mode="coop", durability="lenient")
     n = data.draw(st.integers(9, 22))
     deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
-    state = State.new(deck, rules)
-    core_mod = scoundrel_solver.search.load_core()
-    scores = []
-    for knob in (0, 2):
-        searcher = core_mod.new_searcher(rules, 16)
-        searcher.ahead_prune = knob
-        out = core_mod.search(state, searcher=searcher)
-        assert out["exact"]
-        end = replay(state, out["line"])[-1]
-        assert end.finished and end.score == out["score"]
-        scores.append(out["score"])
+    scores = _scores_with_knob(State.new(deck, rules), "ahead_prune", (0, 2))
     assert scores[0] == scores[1]
 
 
