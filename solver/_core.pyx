@@ -17,10 +17,11 @@ differential tests against ``solver.reference``).  The unit of search is a
 heroes, the leader and whether the room may be avoided; see docs/solver.md.
 """
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
 from ._types cimport FRESH
-from ._table cimport BUCKET, Entry, tt_grow
-from ._state cimport Search
-from ._search cimport search_init, search_free, run as _run, steps as _steps_of
+from ._table cimport BUCKET, LOCKS, Entry, tt_grow, tt_free
+from ._state cimport Search, MAXHELPERS
+from ._search cimport search_init, search_free, run as _run, steps as _steps_of, line_run as _line_run
 from ._shortest cimport shortest_run as _shortest_run
 
 from ._table import TT_ENTRY_BYTES, TT_BUCKET
@@ -59,7 +60,65 @@ cdef class Searcher:
         self.st.report_every = PROGRESS_EVERY
 
     def __dealloc__(self):
+        self._free_helpers()
         search_free(&self.st)
+
+    cdef _free_helpers(self):
+        cdef int i
+        cdef Search *h
+        for i in range(self.st.nhelpers):
+            h = <Search *> self.st.helpers[i]
+            if h != NULL:
+                h.tt.e = NULL          # (the main thread's table: never freed here)
+                search_free(h)
+                free(h)
+            self.st.helpers[i] = NULL
+        self.st.nhelpers = 0
+        if self.st.lock_mem != NULL:
+            free(self.st.lock_mem)
+            self.st.lock_mem = NULL
+
+    @property
+    def threads(self):
+        """Threads of one search (1 + helpers): 1, or 2 to 8 sharing this searcher's
+        table (lazy SMP, ``_search.smp_test``); the score is the same, node counts and
+        the line found by the proof may depend on the timing."""
+        return 1 + self.st.nhelpers
+
+    @threads.setter
+    def threads(self, int n):
+        cdef int i
+        cdef Search *h
+        if n < 1 or n > MAXHELPERS + 1:
+            raise ValueError(f"threads must be 1 to {MAXHELPERS + 1}")
+        self._free_helpers()
+        if n == 1:
+            return
+        self.st.lock_mem = <unsigned char *> calloc(LOCKS, 1)
+        if self.st.lock_mem == NULL:
+            raise MemoryError()
+        for i in range(n - 1):
+            h = <Search *> calloc(1, sizeof(Search))
+            if h == NULL:
+                raise MemoryError()
+            self.st.helpers[i] = h
+            self.st.nhelpers = i + 1
+            search_init(h, self.st.coop, self.st.lenient, self.st.flee, 1)
+            tt_free(&h.tt)             # it shares the main thread's table during a test
+
+    @property
+    def smp_from(self):
+        """With threads: a test runs on them once the search has spent this many nodes."""
+        return self.st.smp_from
+
+    @smp_from.setter
+    def smp_from(self, long long v):
+        self.st.smp_from = v
+
+    @property
+    def smp_tests(self):
+        """Tests of the last run that ran on the threads."""
+        return self.st.smp_tests
 
     # the rules (read only) and the tuning knobs (see _search.search_init)
     @property
@@ -271,6 +330,13 @@ cdef class Searcher:
             raise RuntimeError("the progress callback stopped the search")
         raise error
 
+    def canonical_line(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
+                       int help_used, int avoid_ok, int target, long long max_nodes, double timeout):
+        """A line scoring ``target`` (the proven value), walked by a fixed rule with exact
+        null-window tests (``_search.walk``): the same whatever the table holds.  One thread."""
+        return _line_run(&self.st, room, dungeon, taken, heroes, leader, potion_mask, help_used, avoid_ok,
+                         target, max_nodes, timeout)
+
     def shortest(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
                  int help_used, int avoid_ok, int target, int known_rooms, long long max_nodes,
                  double timeout):
@@ -376,7 +442,7 @@ PERTURBATION = {}
 FROZEN_KNOBS = {"ahead_prune": 0}
 
 
-def new_searcher(rules, tt_mb=256, frozen=False):
+def new_searcher(rules, tt_mb=256, frozen=False, threads=1):
     """A searcher for ``rules`` whose table can be kept across several searches.
 
     Table entries are bounds on the value of a position (the cards left in
@@ -386,7 +452,8 @@ def new_searcher(rules, tt_mb=256, frozen=False):
     Every searcher of the core is made here (``search`` and ``decide``
     without one too), so :data:`PERTURBATION` reaches them all.
     ``frozen``: search as the core did for daily methods v1 and v2
-    (:data:`FROZEN_KNOBS`; the same values, nodes and lines as then).
+    (:data:`FROZEN_KNOBS`; the same values, nodes and lines as then), always on one thread.
+    ``threads``: threads of one search, sharing the table (see ``Searcher.threads``).
     """
     flee = {"classic": 0, "easy": 1, "hard": 2}[rules.flee]
     knobs = PERTURBATION
@@ -399,6 +466,8 @@ def new_searcher(rules, tt_mb=256, frozen=False):
     if frozen or knobs.get("frozen"):
         for name, value in FROZEN_KNOBS.items():
             setattr(s, name, value)
+    elif threads > 1:
+        s.threads = threads
     return s
 
 
@@ -423,7 +492,7 @@ def _line_of(list steps):
 
 
 def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=True, shortest=False,
-           line_max_nodes=0, progress=None):
+           line_max_nodes=0, progress=None, threads=1):
     """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects.
 
     ``searcher`` (from :func:`new_searcher`, same rules) reuses its table.  A
@@ -441,6 +510,14 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
 
     ``progress``: a callable told the proven bounds as the proof goes (see
     ``Searcher.progress``); it does not change the search.
+
+    ``threads`` (without ``searcher``): the proof's tests run on that many threads
+    sharing one table (``_search.smp_test``).  The score is the same; the proof's own
+    line may then depend on the timing, so where the line of fewest rooms is not
+    asked for or not proven, the line returned is walked by a fixed rule
+    (``Searcher.canonical_line``, its nodes counted in ``line_nodes``;
+    ``"line_rule"`` says which line it is).  ``max_nodes`` is the total over the
+    threads (checked every 1,024 nodes of each, so it may be passed by that much).
     """
     import time as _time
     rules = state.rules
@@ -448,7 +525,7 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         return {"score": state.score, "line": [], "nodes": 0, "exact": True, "limit": None, "tt": {},
                 "shortest": True if shortest else None, "line_nodes": 0}
     if searcher is None:
-        s = new_searcher(rules, tt_mb)
+        s = new_searcher(rules, tt_mb, threads=threads)
     else:
         s = searcher
         if s.coop != (1 if rules.coop else 0) or s.lenient != (1 if rules.lenient else 0) \
@@ -485,6 +562,19 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         short = found["rooms"] is not None
         if short:
             steps = found["steps"]
+    rule = "fewest rooms" if short else "proof"
+    if want_line and exact and steps and not short and s.smp_tests:
+        # the proof ran on threads: its line depends on which thread found it first;
+        # print one walked by a fixed rule instead (the same on every run)
+        nodes_now = s.nodes
+        left_nodes = max(1, int(max_nodes) - nodes - line_nodes) if max_nodes else 0
+        left_time = max(1e-3, float(timeout) - (_time.monotonic() - t0)) if timeout else 0.0
+        s.nodes = 0
+        walked = s.canonical_line(*position, int(score), left_nodes, left_time)
+        line_nodes += s.nodes
+        s.nodes = nodes_now
+        if walked["steps"] is not None:
+            steps, rule = walked["steps"], "canonical"
     line = None
     if want_line:
         line = _line_of(steps) if steps else []
@@ -496,6 +586,8 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         "limit": limit,
         "shortest": short,
         "line_nodes": line_nodes,
+        "line_rule": rule if want_line and exact else None,
+        "threads": s.threads,
         "tt": {"entries": s.tt_used, "capacity": s.tt_capacity, "max_capacity": s.tt_max_capacity,
                "mb": round(s.tt_bytes / 2**20, 1),
                "hits": s.tt_hits, "tests": s.tests, "stores": s.tt_stores, "replaced": s.tt_replaced},

@@ -13,6 +13,9 @@ cdef int midroom_outcomes(Search *s, list room, list dungeon, int taken, Heroes 
 cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list heroes, int leader,
               int potion_mask, int help_used, int avoid_ok, long long max_nodes, double timeout,
               int single, int single_alpha)
+cdef dict line_run(Search *s, list room, list dungeon, int taken, list heroes, int leader,
+                   int potion_mask, int help_used, int avoid_ok, int target, long long max_nodes,
+                   double timeout)
 cdef int check_limits(Search *s) noexcept nogil
 cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha, int known_ub) noexcept nogil
 

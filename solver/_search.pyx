@@ -15,15 +15,45 @@ terminal it visited; the best such terminal and its path are kept as the
 *incumbent*, which is the optimal line when the search finishes and the
 best line found when a limit stops it.
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from ._types cimport (MAXN, MAXDEPTH, NO_BETA, NEG, UNKNOWN, MAXHP, Heroes, Outcome, Tally, Step,
                       _now, _canon, _tally, _child_cards, _check_signals, _clear_error)
-from ._table cimport Entry, tt_init, tt_free, tt_key, tt_probe, tt_probe_as, tt_store
-from ._state cimport Search
+from ._table cimport Table, LOCKS, tt_init, tt_free, tt_grow, tt_key, tt_probe, tt_probe_as, tt_store
+from ._state cimport Search, MAXHELPERS
+
+# the threads of one search: POSIX threads that never touch Python (the main
+# thread keeps the Ctrl-C checks and the progress reports), and the few shared
+# words they use, through the GCC/Clang __atomic builtins
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    int pthread_create(pthread_t *thread, void *attr, void *(*start)(void *) noexcept nogil, void *arg)
+    int pthread_join(pthread_t thread, void **retval)
+
+cdef extern from *:
+    """
+    static inline long long scoundrel_add(long long *p, long long d) {
+        return __atomic_add_fetch(p, d, __ATOMIC_RELAXED);
+    }
+    static inline long long scoundrel_load_ll(long long *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline int scoundrel_load(int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void scoundrel_store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int scoundrel_claim(int *p, int v) {
+        int zero = 0;
+        return __atomic_compare_exchange_n(p, &zero, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    """
+    long long _atomic_add "scoundrel_add" (long long *p, long long d) noexcept nogil
+    long long _atomic_load_ll "scoundrel_load_ll" (long long *p) noexcept nogil
+    int _atomic_load "scoundrel_load" (int *p) noexcept nogil
+    void _atomic_store "scoundrel_store" (int *p, int v) noexcept nogil
+    int _atomic_claim "scoundrel_claim" (int *p, int v) noexcept nogil
 from ._bounds cimport bound, bound_at
 from ._rooms cimport (rooms_init, rooms_free, enum_takes, compact, rate_outcomes, rotations,
                       begin_room, enumerate_room)
+
+
+cdef long long SMP_FROM = 50000
 
 
 cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) except -1:
@@ -63,6 +93,10 @@ cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) e
     # on co-op 52 deals 1 and 7 (callgrind; 3 % stopping after the second take);
     # solo not measured, off.  Off for daily methods v1/v2 (core.FROZEN_KNOBS)
     s.ahead_prune = 2 if coop else 0
+    # with helper threads: a test runs on them once the search has spent this many
+    # nodes (starting threads and sizing the table for them costs more than a small
+    # search: nearly every solo deal is solved before)
+    s.smp_from = SMP_FROM
     return 0
 
 
@@ -118,10 +152,24 @@ cdef void record_incumbent(Search *s, int depth, Outcome *o) noexcept nogil:
 
 
 cdef int check_limits(Search *s) noexcept nogil:
+    cdef long long total
+    if s.stop != NULL:
+        # a test on the threads: the first thread to answer stops the others, and
+        # max_nodes is the total over them (counted every 1024 nodes of each)
+        total = _atomic_add(s.shared_nodes, s.nodes - s.flushed)
+        s.flushed = s.nodes
+        if _atomic_load(s.stop):
+            s.aborted = 8
+            return s.aborted
+        if s.smp_max > 0 and total >= s.smp_max:
+            s.aborted = 1
+            return s.aborted
     if s.max_nodes > 0 and s.nodes >= s.max_nodes:
         s.aborted = 1
     elif s.deadline > 0 and _now() >= s.deadline:
         s.aborted = 2
+    elif s.helper:
+        return s.aborted       # Ctrl-C and the reports are the main thread's
     elif (s.nodes & 16383) == 0:
         # let Ctrl-C stop a long search (run() then raises KeyboardInterrupt)
         with gil:
@@ -139,11 +187,14 @@ cdef int report(Search *s) noexcept nogil:
     A true answer stops the search like Ctrl-C (aborted 7): _core's wrapper
     answers so when the callable raised, and raises it again after run()."""
     cdef int lo = s.report_lo
+    cdef long long nodes = s.nodes
+    if s.shared_nodes != NULL:
+        nodes = _atomic_load_ll(s.shared_nodes)      # every thread's (flushed by now)
     if s.inc_found and s.inc_score > lo:
         lo = s.inc_score
     with gil:
         try:
-            if (<object> s.report)(s.nodes, s.tests, lo if lo > NEG else None,
+            if (<object> s.report)(nodes, s.tests, lo if lo > NEG else None,
                                    s.report_hi if s.report_hi > NEG else None,
                                    s.inc_score if s.inc_found else None):
                 s.aborted = 7
@@ -257,7 +308,7 @@ cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok,
     cdef int pruned, nprobe
     cdef uint32_t present
     cdef uint64_t k1 = 0, k2 = 0
-    cdef Entry *e
+    cdef int elo, ehi
     cdef long long work = 1
     cdef int8_t *ahead = s.pass_ahead
     s.pass_ahead = NULL
@@ -277,15 +328,14 @@ cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok,
         if ub <= alpha:
             return ub
     h0 = hs.hp[0] - 1
-    e = tt_probe(&s.tt, k1, k2)
-    if e != NULL:
+    if tt_probe(&s.tt, k1, k2, h0, &elo, &ehi):
         s.tt.hits += 1
-        if e.lo[h0] == e.hi[h0] or e.lo[h0] >= s.beta:
-            return e.lo[h0]
-        if e.hi[h0] <= alpha:
-            return e.hi[h0]
-        if e.hi[h0] < ub:
-            ub = e.hi[h0]
+        if elo == ehi or elo >= s.beta:
+            return elo
+        if ehi <= alpha:
+            return ehi
+        if ehi < ub:
+            ub = ehi
     # an upper bound stored for a less worn weapon holds here too
     # (weapons are canonical, see _canon: only last kills of the monsters left
     # occur); the nearest ``wear_probes`` of them are probed
@@ -299,9 +349,8 @@ cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok,
             nprobe += 1
             if nprobe > s.wear_probes:
                 break
-            e = tt_probe_as(&s.tt, k1, k2, j, 2, hs.k[j], i)
-            if e != NULL and e.hi[h0] < ub:
-                ub = e.hi[h0]
+            if tt_probe_as(&s.tt, k1, k2, j, 2, hs.k[j], i, h0, &elo, &ehi) and ehi < ub:
+                ub = ehi
                 if ub <= alpha:
                     s.tt.hits += 1
                     return ub
@@ -310,9 +359,8 @@ cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok,
         # bound stored for a little more health holds here too (measured:
         # probing up to 3 points above finds nearly every such cut)
         for i in range(hs.hp[1] + 1, hs.hp[1] + 4 if hs.hp[1] + 4 <= MAXHP + 1 else MAXHP + 1):
-            e = tt_probe_as(&s.tt, k1, k2, 1, 0, hs.hp[1], i)
-            if e != NULL and e.hi[h0] < ub:
-                ub = e.hi[h0]
+            if tt_probe_as(&s.tt, k1, k2, 1, 0, hs.hp[1], i, h0, &elo, &ehi) and ehi < ub:
+                ub = ehi
                 if ub <= alpha:
                     s.tt.hits += 1
                     return ub
@@ -386,6 +434,7 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
     cdef bint midroom
     begin_search(s, heroes, &hs, max_nodes, timeout)
     s.report_next = _now() + s.report_every
+    s.smp_tests = 0
     s.inc_found = 0
     s.inc_score = NEG
     s.inc_len = 0
@@ -479,7 +528,9 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
             s.beta = alpha + 1 if alpha > NEG else NO_BETA
         s.loss_phase = alpha < 0
         s.report_lo, s.report_hi = lo, hi
-        if midroom:
+        if s.nhelpers > 0 and s.nodes >= s.smp_from:
+            v = smp_test(s, midroom, n, count, &hs, leader, avoid_ok, alpha, ub)
+        elif midroom:
             v = expand(s, 0, n, count, alpha, ub, leader, &work)
         else:
             v = node(s, 0, n, &hs, leader, avoid_ok, alpha, UNKNOWN)
@@ -521,3 +572,201 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
         "steps": steps(s),
         "aborted": s.aborted,
     }
+
+
+# ------------------------------------------------------------------ threads (lazy SMP)
+
+cdef void *_helper_main(void *arg) noexcept nogil:
+    """A helper thread: the test's question on its own struct, then claim the answer."""
+    cdef Search *h = <Search *> arg
+    cdef long long work = 0
+    if h.h_midroom:
+        h.h_result = expand(h, 0, h.h_n, h.h_count, h.h_alpha, h.h_ub, h.h_leader, &work)
+    else:
+        h.h_result = node(h, 0, h.h_n, &h.h_hs, h.h_leader, h.h_avoid_ok, h.h_alpha, UNKNOWN)
+    if not h.aborted:
+        _atomic_claim(h.stop, 1)
+    return NULL
+
+
+cdef int smp_test(Search *s, bint midroom, int n, int count, Heroes *hs, int leader, int avoid_ok,
+                  int alpha, int ub) noexcept:
+    """One null-window test on every thread (lazy SMP): each searches the same root
+    with the same alpha over the one table, the helpers with the children of equal
+    bound in other orders (``order_salt``), so that they fill the table with other
+    parts of the tree; the first to finish answers and the others stop (aborted 8).
+    The answer (above alpha or not) is exact whichever thread gives it; its
+    fail-soft bound and the line found may depend on the timing.  Returns the
+    value as ``node`` does; the helpers' nodes, table counters and a better
+    incumbent are added to ``s``."""
+    cdef int stop = 0, i, v
+    cdef long long shared = s.nodes, work = 0
+    cdef pthread_t tid[MAXHELPERS]
+    cdef bint started[MAXHELPERS]
+    cdef Search *h
+    # no table grows while threads share it: grow it to its full size first
+    while s.tt.buckets < s.tt.max_buckets:
+        tt_grow(&s.tt)
+    s.tt.max_buckets = s.tt.buckets
+    s.tt.locks = s.lock_mem
+    s.stop = &stop
+    s.shared_nodes = &shared
+    s.flushed = s.nodes
+    s.smp_max = s.max_nodes
+    s.max_nodes = 0
+    for i in range(s.nhelpers):
+        h = <Search *> s.helpers[i]
+        h.wear_probes, h.horizon, h.loss_probe, h.ahead_prune = s.wear_probes, s.horizon, s.loss_probe, s.ahead_prune
+        h.order_salt = (s.order_salt ^ (<uint32_t> (i + 1) * <uint32_t> 2654435761u)) | 1
+        h.tt = s.tt
+        h.tt.hits = h.tt.stores = h.tt.used = h.tt.replaced = 0
+        memcpy(h.S[0], s.S[0], MAXN)
+        if midroom:
+            memcpy(h.out[0], s.out[0], count * sizeof(Outcome))
+        h.beta, h.loss_phase = s.beta, s.loss_phase
+        h.inc_found, h.inc_score, h.inc_len = 0, NEG, 0
+        h.nodes, h.flushed, h.max_nodes, h.smp_max = 0, 0, 0, s.smp_max
+        h.deadline, h.aborted = s.deadline, 0
+        h.stop, h.shared_nodes, h.helper, h.report = &stop, &shared, True, NULL
+        h.pass_ahead = h.pend_ahead = NULL
+        h.h_n, h.h_count, h.h_leader, h.h_avoid_ok = n, count, leader, avoid_ok
+        h.h_alpha, h.h_ub, h.h_midroom, h.h_hs = alpha, ub, midroom, hs[0]
+        started[i] = pthread_create(&tid[i], NULL, _helper_main, h) == 0
+    with nogil:
+        if midroom:
+            v = expand(s, 0, n, count, alpha, ub, leader, &work)
+        else:
+            v = node(s, 0, n, hs, leader, avoid_ok, alpha, UNKNOWN)
+        _atomic_store(&stop, 1)
+        for i in range(s.nhelpers):
+            if started[i]:
+                pthread_join(tid[i], NULL)
+    if s.aborted == 8:
+        # a helper answered first: its answer (the first helper's, if several did)
+        for i in range(s.nhelpers):
+            h = <Search *> s.helpers[i]
+            if started[i] and h.aborted == 0:
+                v = h.h_result
+                s.aborted = 0
+                break
+    for i in range(s.nhelpers):
+        h = <Search *> s.helpers[i]
+        s.nodes += h.nodes
+        s.tt.hits += h.tt.hits
+        s.tt.stores += h.tt.stores
+        s.tt.used += h.tt.used
+        s.tt.replaced += h.tt.replaced
+        h.tt.e = NULL        # the main thread's; never freed through a helper
+        if started[i] and h.inc_found and (not s.inc_found or h.inc_score > s.inc_score):
+            memcpy(s.inc, h.inc, sizeof(s.inc))
+            s.inc_len, s.inc_score, s.inc_found = h.inc_len, h.inc_score, 1
+        h.stop = NULL
+        h.shared_nodes = NULL
+    s.tt.locks = NULL
+    s.stop = NULL
+    s.shared_nodes = NULL
+    s.max_nodes = s.smp_max
+    s.smp_tests += 1
+    if s.aborted == 8:
+        s.aborted = 1        # (cannot happen: a stop comes from a thread that answered)
+    return v
+
+
+# ------------------------------------------------------------------ a line by a fixed rule
+
+cdef bint walk(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok, int target,
+               int count) noexcept nogil:
+    """A line scoring ``target`` (the proven value) from the room start in
+    ``S[depth]``, walked by a fixed rule: at each room start the first outcome,
+    in the driver's order (salt 0), that is a terminal scoring ``target`` or
+    whose child a null-window test shows to reach it.  Each test's answer is
+    exact whatever the table holds, so the line depends only on the position.
+    ``count`` >= 0: the outcomes are already in ``out[depth]`` (a root part-way
+    through a room).  The line is left in the incumbent; False if stopped."""
+    cdef Tally t
+    cdef Heroes hc
+    cdef Outcome *buf
+    cdef Outcome *o
+    cdef Outcome *found
+    cdef Outcome tmp
+    cdef int i, j, sel, m = n, v
+    while True:
+        buf = s.out[depth]
+        if count < 0:
+            if depth + 1 >= MAXDEPTH:
+                s.aborted = 3
+                return False
+            _tally(s.S[depth], n, &t)
+            hc = hs[0]
+            _canon(&hc, t.mmask, s.nheroes, s.lenient)
+            s.pend_ahead = NULL
+            count = enumerate_room(s, depth, n, &hc, leader, rotations(s, n, avoid_ok), &t, target - 1)
+            if s.aborted:
+                return False
+        found = NULL
+        for i in range(count):
+            sel = i
+            for j in range(i + 1, count):
+                if _cmp_order(&buf[j], &buf[sel], 0) < 0:
+                    sel = j
+            if sel != i:
+                tmp = buf[i]
+                buf[i] = buf[sel]
+                buf[sel] = tmp
+            o = &buf[i]
+            if o.terminal:
+                if o.score >= target:
+                    record_incumbent(s, depth, o)
+                    return True
+                continue
+            if o.ub < target:
+                break          # (sorted by bound after the terminals)
+            m = step_into(s, depth, n, o)
+            s.pass_ahead = o.ahead if o.ahead[0] >= 0 else NULL
+            v = node(s, depth + 1, m, &o.hs, (1 - leader) if s.coop else 0, 1 if s.flee != 2 else 0,
+                     target - 1, o.ub)
+            if s.aborted:
+                return False
+            if v >= target:
+                found = o
+                break
+        if found == NULL:
+            return False       # (the value is not reached: never, when it is proven)
+        step_into(s, depth, n, found)
+        hs = &found.hs
+        leader = (1 - leader) if s.coop else 0
+        avoid_ok = 1 if s.flee != 2 else 0
+        n = m
+        depth += 1
+        count = -1
+
+
+cdef dict line_run(Search *s, list room, list dungeon, int taken, list heroes, int leader,
+                   int potion_mask, int help_used, int avoid_ok, int target, long long max_nodes,
+                   double timeout):
+    """The line of ``walk`` from a position given as Python ints: ``{"steps":
+    the line or None (stopped), "aborted"}``.  One thread."""
+    cdef Heroes hs
+    cdef Tally t
+    cdef int i, n, count = -1
+    cdef bint ok
+    begin_search(s, heroes, &hs, max_nodes, timeout)
+    s.inc_found = 0
+    s.inc_score = NEG
+    s.inc_len = 0
+    n = len(room) + len(dungeon)
+    for i in range(len(room)):
+        s.S[0][i] = room[i]
+    for i in range(len(dungeon)):
+        s.S[0][len(room) + i] = dungeon[i]
+    if not (taken == 0 and (len(room) == 4 or len(dungeon) == 0)):
+        _tally(s.S[0], n, &t)
+        count = midroom_outcomes(s, room, dungeon, taken, &hs, leader, potion_mask, help_used, &t)
+        n = len(dungeon) + 4
+    s.beta = target
+    s.loss_phase = target - 1 < 0
+    ok = walk(s, 0, n, &hs, leader, avoid_ok, target, count)
+    s.beta = NO_BETA
+    if s.aborted == 6:
+        raise KeyboardInterrupt
+    return {"steps": steps(s) if ok and not s.aborted else None, "aborted": s.aborted}

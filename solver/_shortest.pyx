@@ -36,7 +36,7 @@ happened to hold.
 from libc.stdint cimport uint64_t, uint32_t, int8_t, uint8_t
 from ._types cimport (MAXN, MAXDEPTH, NO_BETA, NEG, Heroes, Outcome, Tally, _tally, _canon,
                       _child_cards)
-from ._table cimport Entry, tt_key, tt_probe, tt_store
+from ._table cimport tt_key, tt_probe, tt_store
 from ._state cimport Search
 from ._bounds cimport bound_at
 from ._rooms cimport rotations, enumerate_room
@@ -126,7 +126,7 @@ cdef int node_rooms(Search *s, int depth, int n, Heroes *hs, int leader, int avo
     cdef Tally t
     cdef Heroes hc
     cdef uint64_t k1 = 0, k2 = 0
-    cdef Entry *e
+    cdef int elo, ehi
     cdef long long before = s.nodes
     if enter_node(s, depth):
         return NEG
@@ -152,18 +152,16 @@ cdef int node_rooms(Search *s, int depth, int n, Heroes *hs, int leader, int avo
     tt_key(S, n, hs, s.coop, leader, avoid_ok, &k1, &k2)
     h0 = hs.hp[0] - 1
     # the score search's own entry: a room start it proved below the target has no such line
-    e = tt_probe(&s.tt, k1, k2)
-    if e != NULL and e.hi[h0] < s.short_target:
+    if tt_probe(&s.tt, k1, k2, h0, &elo, &ehi) and ehi < s.short_target:
         s.tt.hits += 1
         return NEG
     salt_keys(s.short_target, &k1, &k2)
-    e = tt_probe(&s.tt, k1, k2)
-    if e != NULL:
+    if tt_probe(&s.tt, k1, k2, h0, &elo, &ehi):
         s.tt.hits += 1
-        if e.lo[h0] == e.hi[h0]:
-            return e.lo[h0]
-        if e.hi[h0] <= alpha:
-            return e.hi[h0]
+        if elo == ehi:
+            return elo
+        if ehi <= alpha:
+            return ehi
     count = enumerate_room(s, depth, n, hs, leader, nrot, &t, s.short_target - 1)
     if s.aborted:
         return NEG

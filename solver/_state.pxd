@@ -6,7 +6,10 @@ part.  Each field is written by the part named above it and only read by the
 others (the exceptions are named at the field).  No module at run time.
 """
 from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t
-from ._types cimport MAXN, MAXDEPTH, GROUPS, Outcome, Step, Tally
+from ._types cimport MAXN, MAXDEPTH, GROUPS, Outcome, Step, Tally, Heroes
+
+cdef enum:
+    MAXHELPERS = 7              # threads of one search: 1 + helpers
 from ._table cimport Table
 
 ctypedef struct Search:
@@ -39,13 +42,31 @@ ctypedef struct Search:
     long long max_nodes
     double deadline
     int aborted                 # 0 none, 1 nodes, 2 time, 3 depth, 6 Ctrl-C, 7 the progress
-                                # callback raised; 4 outcomes (_rooms)
+                                # callback raised; 4 outcomes (_rooms); 8 another thread answered
+                                # the test first (threads only: never a limit, never reported)
     # progress reports: set by _core (the Searcher owns the callable), called by the driver;
     # they only read the search, so the nodes are the same with or without them
     void *report                # a Python callable (nodes, tests, lo, hi, incumbent) or NULL
     double report_every         # seconds between reports within a test
     double report_next          # when the next report is due
     int report_lo, report_hi    # the bounds the tests have proven so far (NEG: none)
+
+    # -- threads for one search (lazy SMP, _search.smp_test): the helpers are set by _core
+    # (the Searcher owns them and the table's spinlocks); the rest is the driver's
+    int nhelpers                # helper threads: 0 one thread
+    void *helpers[MAXHELPERS]   # their Search structs, sharing this one's table entries
+    unsigned char *lock_mem     # the table's spinlocks (Table.locks while threads run)
+    long long smp_from          # a test runs on the threads once the search has spent this many nodes
+    long long smp_tests         # tests run on the threads (by the last run)
+    # during a test on the threads, in every thread's struct
+    int *stop                   # 0 while the test runs; set once one thread has answered it
+    long long *shared_nodes     # the nodes of all the threads, flushed every 1024 nodes each
+    long long smp_max           # max_nodes of the search (the total over the threads); 0 none
+    long long flushed           # this thread's nodes added to *shared_nodes so far
+    bint helper                 # a helper thread: no Ctrl-C checks, no reports, no Python
+    # a helper's question and answer (set by the main thread before it starts, read after it ends)
+    int h_n, h_count, h_leader, h_avoid_ok, h_alpha, h_ub, h_midroom, h_result
+    Heroes h_hs
 
     # -- the rooms search, _shortest: the score its lines must reach
     int short_target

@@ -27,13 +27,22 @@ ctypedef struct Table:
     uint64_t max_buckets      # the limit it may double up to (set lower when memory runs out)
     uint64_t mask
     long long hits, stores, used, replaced
+    # threads sharing the entries (_search's lazy SMP): NULL with one thread, so one
+    # thread takes no lock; else one spinlock per LOCKS-th bucket, held while an entry
+    # is read or written.  Each thread has its own Table struct over the same ``e``
+    # (its own counters, summed by the main thread after a test), and no table grows
+    # while threads run (``max_buckets == buckets``: the main thread grows it first).
+    unsigned char *locks
+
+cdef enum:
+    LOCKS = 65536             # spinlocks of a shared table (a power of 2)
 
 cdef int tt_init(Table *t, double tt_mb) except -1
 cdef void tt_free(Table *t) noexcept nogil
 cdef void tt_key(int8_t *S, int n, Heroes *hs, int coop, int leader, int avoid_ok,
                  uint64_t *k1, uint64_t *k2) noexcept nogil
-cdef Entry *tt_probe(Table *t, uint64_t k1, uint64_t k2) noexcept nogil
-cdef Entry *tt_probe_as(Table *t, uint64_t k1, uint64_t k2, int hero, int field, int old,
-                        int new) noexcept nogil
+cdef bint tt_probe(Table *t, uint64_t k1, uint64_t k2, int h0, int *lo, int *hi) noexcept nogil
+cdef bint tt_probe_as(Table *t, uint64_t k1, uint64_t k2, int hero, int field, int old,
+                      int new, int h0, int *lo, int *hi) noexcept nogil
 cdef void tt_grow(Table *t) noexcept nogil
 cdef void tt_store(Table *t, uint64_t k1, uint64_t k2, int hp, int lo, int hi, uint32_t work) noexcept nogil

@@ -49,6 +49,25 @@ cdef extern from *:
     void *_tt_resize "scoundrel_tt_resize" (void *p, size_t old_bytes, size_t new_bytes) noexcept nogil
     void _tt_free "scoundrel_tt_free" (void *p, size_t nbytes) noexcept nogil
 
+# A bucket's spinlock (GCC/Clang __atomic builtins): taken around every read and write
+# of an entry when threads share the table, so no thread sees an entry half written
+# (an entry is 104 bytes: its key and 40 bounds cannot be written atomically).
+cdef extern from *:
+    """
+    static inline void scoundrel_tt_lock(unsigned char *l) {
+        while (__atomic_test_and_set(l, __ATOMIC_ACQUIRE)) {
+            while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
+    #if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+    #endif
+            }
+        }
+    }
+    static inline void scoundrel_tt_unlock(unsigned char *l) { __atomic_clear(l, __ATOMIC_RELEASE); }
+    """
+    void _lock "scoundrel_tt_lock" (unsigned char *l) noexcept nogil
+    void _unlock "scoundrel_tt_unlock" (unsigned char *l) noexcept nogil
+
 cdef uint64_t Z1[MAXN][NCODES]
 cdef uint64_t Z2[MAXN][NCODES]
 cdef uint64_t ZH1[2][3][128]
@@ -117,6 +136,7 @@ cdef int tt_init(Table *t, double tt_mb) except -1:
     t.stores = 0
     t.used = 0
     t.replaced = 0
+    t.locks = NULL
     return 0
 
 
@@ -147,7 +167,7 @@ cdef void tt_key(int8_t *S, int n, Heroes *hs, int coop, int leader, int avoid_o
     k2_out[0] = k2
 
 
-cdef Entry *tt_probe(Table *t, uint64_t k1, uint64_t k2) noexcept nogil:
+cdef inline Entry *_find(Table *t, uint64_t k1, uint64_t k2) noexcept nogil:
     cdef Entry *b = t.e + (k1 & t.mask) * BUCKET
     cdef int i
     for i in range(BUCKET):
@@ -156,12 +176,30 @@ cdef Entry *tt_probe(Table *t, uint64_t k1, uint64_t k2) noexcept nogil:
     return NULL
 
 
-cdef Entry *tt_probe_as(Table *t, uint64_t k1, uint64_t k2, int hero, int field, int old,
-                        int new) noexcept nogil:
+cdef bint tt_probe(Table *t, uint64_t k1, uint64_t k2, int h0, int *lo, int *hi) noexcept nogil:
+    """Is the room start of key (``k1``, ``k2``) stored?  If so, ``lo``/``hi``: its
+    bounds at hero 1's health ``h0 + 1``, copied (under the bucket's lock when threads
+    share the table: the caller never reads an entry another thread may be writing)."""
+    cdef Entry *e
+    cdef unsigned char *l = NULL
+    if t.locks != NULL:
+        l = &t.locks[(k1 & t.mask) & (LOCKS - 1)]
+        _lock(l)
+    e = _find(t, k1, k2)
+    if e != NULL:
+        lo[0] = e.lo[h0]
+        hi[0] = e.hi[h0]
+    if l != NULL:
+        _unlock(l)
+    return e != NULL
+
+
+cdef bint tt_probe_as(Table *t, uint64_t k1, uint64_t k2, int hero, int field, int old,
+                      int new, int h0, int *lo, int *hi) noexcept nogil:
     """Probe the room start of key (``k1``, ``k2``) with ``field`` (0 health, 1 weapon,
     2 last kill) of ``hero`` ``new`` instead of ``old``."""
     return tt_probe(t, k1 ^ ZH1[hero][field][old & 127] ^ ZH1[hero][field][new & 127],
-                    k2 ^ ZH2[hero][field][old & 127] ^ ZH2[hero][field][new & 127])
+                    k2 ^ ZH2[hero][field][old & 127] ^ ZH2[hero][field][new & 127], h0, lo, hi)
 
 
 cdef void tt_grow(Table *t) noexcept nogil:
@@ -207,13 +245,19 @@ cdef void tt_grow(Table *t) noexcept nogil:
 
 
 cdef void tt_store(Table *t, uint64_t k1, uint64_t k2, int hp, int lo, int hi, uint32_t work) noexcept nogil:
-    """Record lo <= value(hp) <= hi; spread hi to lower and lo to higher health."""
+    """Record lo <= value(hp) <= hi; spread hi to lower and lo to higher health.
+    When threads share the table, under the bucket's lock: the bounds already
+    there (another thread's too) are merged, never overwritten by weaker ones."""
     cdef Entry *b
     cdef Entry *e = NULL
     cdef int i, victim = -1
     cdef uint32_t least = 0xFFFFFFFF
+    cdef unsigned char *l = NULL
     if t.buckets < t.max_buckets and <uint64_t> t.used * 2 > t.buckets * BUCKET:
         tt_grow(t)
+    if t.locks != NULL:
+        l = &t.locks[(k1 & t.mask) & (LOCKS - 1)]
+        _lock(l)
     b = t.e + (k1 & t.mask) * BUCKET
     t.stores += 1
     for i in range(BUCKET):
@@ -246,3 +290,5 @@ cdef void tt_store(Table *t, uint64_t k1, uint64_t k2, int hp, int lo, int hi, u
     for i in range(hp - 1, MAXHP):
         if lo > e.lo[i]:
             e.lo[i] = lo
+    if l != NULL:
+        _unlock(l)
