@@ -281,20 +281,22 @@ def search_options(f):
 
 
 def default_threads() -> int:
-    """The CLI solve's default: 1 for now.  Measured on co-op 52 deals 1-11 on this
-    shared 2-core machine (benchmarks/README.md, "Two cores for one solve"), 2
-    threads took 1.25 times as long as one (total 210 s against 168 s): the speculative
-    test doubles the nodes and the final proof, most of a solve, is one test.
-    Raise it (to min(os.cpu_count(), 2)) once it is measured to pay."""
+    """The CLI solve's default: 1 for now.  Threads sharing one table (lazy SMP,
+    docs/solver.md, "Threads for one solve") take 1.1-1.3 times the CPU of one
+    thread on co-op 52 deals, so they pay only where a second core is free; on this
+    shared 2-core machine (load 4-5) they were not measured faster (benchmarks/README.md,
+    "Both cores for one solve").  Raise it to ``os.cpu_count()`` once a quiet machine
+    measures it faster."""
     return 1
 
 
 def threads_option(f):
-    """``--threads N``: worker processes for one solve (``solve`` and the main job)."""
+    """``--threads N``: threads for one solve (``solve`` and the main job)."""
+    from scoundrel_solver.search import MAX_THREADS
     return click.option(
-        "--threads", type=WholeNumber(1, 2), default=None, metavar="N",
-        help="Processes for the search: 2 runs its tests two at a time on two cores, each with half "
-             "of --tt-mb; the answer is the same on every run [default: 1].")(f)
+        "--threads", type=WholeNumber(1, MAX_THREADS), default=None, metavar="N",
+        help="Threads for the search, sharing one table; the score and the line are the same "
+             "as with one [default: 1].")(f)
 
 
 def time_option(f):

@@ -429,7 +429,7 @@ def decide(state, target, max_nodes=0, timeout=0.0, tt_mb=64, searcher=None, pro
 
 
 # Knobs every new searcher gets instead of its own: {"order_salt", "tt_mb",
-# "step", "frozen"} ("frozen": as new_searcher(frozen=True), for
+# "step", "frozen", "smp_from" (threads from the first test: tests/test_threads.py)} ("frozen": as new_searcher(frozen=True), for
 # benchmarks/memory.py --frozen).  Empty in normal use; set only by solver.search.perturbed_core, for
 # the tests that ratings and dailies do not depend on how the search goes.
 PERTURBATION = {}
@@ -468,6 +468,8 @@ def new_searcher(rules, tt_mb=256, frozen=False, threads=1):
             setattr(s, name, value)
     elif threads > 1:
         s.threads = threads
+        if knobs.get("smp_from") is not None:
+            s.smp_from = knobs["smp_from"]
     return s
 
 

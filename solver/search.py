@@ -24,6 +24,7 @@ DEFAULT_TT_MB = 256
 # proof's nodes, so there it often stops and the proof's line is shown, said so.
 LINE_NODES = 2_000_000
 ENGINES = ("core", "reference")
+MAX_THREADS = 8         # threads of one solve (_state.MAXHELPERS + 1)
 
 
 class CoreMissingError(RuntimeError):
@@ -108,27 +109,27 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
     search, and an exception it raises (Ctrl-C) stops it.  The reference
     engine does not report.  :class:`solver.progress.ProgressLine` shows it.
 
-    ``threads``: 2 solves on two worker processes, each with half of
-    ``tt_mb`` (``solver/parallel.py``); the score, the line and the node count
-    are the same on every run, whatever the timing (but may differ from
-    ``threads=1``'s where optimal lines tie).  ``max_nodes`` is the total over
-    the workers.  More than 2 counts as 2.
+    ``threads``: the proof's null-window tests run on that many threads sharing
+    one transposition table (lazy SMP, ``_search.smp_test``; docs/solver.md,
+    "Threads for one solve"), once the solve has spent ``smp_from`` nodes (50,000:
+    smaller solves, nearly all solo deals, are the one-thread search).  The score
+    is the same as with one thread; the line of fewest rooms is the same too (it is
+    walked by a fixed rule); where it is not asked for or not proven, the line is
+    walked by another fixed rule with exact tests, so it is the same on every run.
+    Node counts vary with the timing.  ``max_nodes`` is the total over the threads
+    (checked every 1,024 nodes of each thread, so it may be passed by that much).
     """
     start = start_state(deck, rules, seed, state)
     engine = engine or default_engine()
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}")
     t0 = time.perf_counter()
-    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise ValueError(f"threads must be a whole number >= 1, not {threads!r}")
-    if engine == "core" and threads > 1:
-        load_core()
-        from .parallel import search_parallel
-        out = search_parallel(start, threads=min(threads, 2), max_nodes=max_nodes or 0, timeout=timeout or 0.0,
-                              tt_mb=tt_mb, shortest=shortest, line_max_nodes=LINE_NODES, progress=progress)
-    elif engine == "core":
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    if engine == "core":
         out = load_core().search(start, max_nodes=max_nodes or 0, timeout=timeout or 0.0, tt_mb=tt_mb,
-                                 shortest=shortest, line_max_nodes=LINE_NODES, progress=progress)
+                                 shortest=shortest, line_max_nodes=LINE_NODES, progress=progress,
+                                 threads=threads)
     else:
         from .reference import solve_reference
         out = solve_reference(start, max_nodes=max_nodes, timeout=timeout)
