@@ -540,6 +540,7 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
     tests0 = s.tests
     with _Progress(s, progress):
         out = s.run(*position, int(max_nodes or 0), float(timeout or 0.0))
+    proof_threaded = s.smp_tests > 0       # (the search for the fewest rooms counts its own)
     limit = {0: None, 1: "nodes", 2: "time", 3: "depth", 4: "outcomes"}[out["aborted"]]
     exact = out["aborted"] == 0
     score = out["value"] if exact else out["incumbent"]
@@ -565,7 +566,7 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         if short:
             steps = found["steps"]
     rule = "fewest rooms" if short else "proof"
-    if want_line and exact and steps and not short and s.smp_tests:
+    if want_line and exact and steps and not short and proof_threaded:
         # the proof ran on threads: its line depends on which thread found it first;
         # print one walked by a fixed rule instead (the same on every run)
         nodes_now = s.nodes

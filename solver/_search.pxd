@@ -16,6 +16,12 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
 cdef dict line_run(Search *s, list room, list dungeon, int taken, list heroes, int leader,
                    int potion_mask, int help_used, int avoid_ok, int target, long long max_nodes,
                    double timeout)
+# a test's search from the root, as the threads run it (smp_run): ``count`` >= 0: the
+# root's outcomes are in ``out[0]`` (copied to each helper)
+ctypedef int (*smp_root)(Search *s, int n, int count, Heroes *hs, int leader, int avoid_ok, int alpha,
+                         int ub) noexcept nogil
+cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leader, int avoid_ok,
+                 int alpha, int ub) noexcept
 cdef int check_limits(Search *s) noexcept nogil
 cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok, int alpha, int known_ub) noexcept nogil
 

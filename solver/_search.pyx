@@ -576,14 +576,21 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
 
 # ------------------------------------------------------------------ threads (lazy SMP)
 
+cdef int score_root(Search *s, int n, int count, Heroes *hs, int leader, int avoid_ok, int alpha,
+                    int ub) noexcept nogil:
+    """The score search's test at the root: ``node``, or ``expand`` over the outcomes
+    in ``out[0]`` (``count`` >= 0) when the root is part-way through a room."""
+    cdef long long work = 0
+    if count >= 0:
+        return expand(s, 0, n, count, alpha, ub, leader, &work)
+    return node(s, 0, n, hs, leader, avoid_ok, alpha, UNKNOWN)
+
+
 cdef void *_helper_main(void *arg) noexcept nogil:
     """A helper thread: the test's question on its own struct, then claim the answer."""
     cdef Search *h = <Search *> arg
-    cdef long long work = 0
-    if h.h_midroom:
-        h.h_result = expand(h, 0, h.h_n, h.h_count, h.h_alpha, h.h_ub, h.h_leader, &work)
-    else:
-        h.h_result = node(h, 0, h.h_n, &h.h_hs, h.h_leader, h.h_avoid_ok, h.h_alpha, UNKNOWN)
+    h.h_result = (<smp_root> h.h_fn)(h, h.h_n, h.h_count, &h.h_hs, h.h_leader, h.h_avoid_ok, h.h_alpha,
+                                      h.h_ub)
     if not h.aborted:
         _atomic_claim(h.stop, 1)
     return NULL
@@ -591,6 +598,11 @@ cdef void *_helper_main(void *arg) noexcept nogil:
 
 cdef int smp_test(Search *s, bint midroom, int n, int count, Heroes *hs, int leader, int avoid_ok,
                   int alpha, int ub) noexcept:
+    return smp_run(s, score_root, n, count if midroom else -1, hs, leader, avoid_ok, alpha, ub)
+
+
+cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leader, int avoid_ok,
+                 int alpha, int ub) noexcept:
     """One null-window test on every thread (lazy SMP): each searches the same root
     with the same alpha over the one table, the helpers with the children of equal
     bound in other orders (``order_salt``), so that they fill the table with other
@@ -600,7 +612,7 @@ cdef int smp_test(Search *s, bint midroom, int n, int count, Heroes *hs, int lea
     value as ``node`` does; the helpers' nodes, table counters and a better
     incumbent are added to ``s``."""
     cdef int stop = 0, i, v
-    cdef long long shared = s.nodes, work = 0
+    cdef long long shared = s.nodes
     cdef pthread_t tid[MAXHELPERS]
     cdef bint started[MAXHELPERS]
     cdef Search *h
@@ -618,10 +630,12 @@ cdef int smp_test(Search *s, bint midroom, int n, int count, Heroes *hs, int lea
         h = <Search *> s.helpers[i]
         h.wear_probes, h.horizon, h.loss_probe, h.ahead_prune = s.wear_probes, s.horizon, s.loss_probe, s.ahead_prune
         h.order_salt = (s.order_salt ^ (<uint32_t> (i + 1) * <uint32_t> 2654435761u)) | 1
+        h.rooms_salt = h.order_salt
+        h.short_target = s.short_target
         h.tt = s.tt
         h.tt.hits = h.tt.stores = h.tt.used = h.tt.replaced = 0
         memcpy(h.S[0], s.S[0], MAXN)
-        if midroom:
+        if count >= 0:
             memcpy(h.out[0], s.out[0], count * sizeof(Outcome))
         h.beta, h.loss_phase = s.beta, s.loss_phase
         h.inc_found, h.inc_score, h.inc_len = 0, NEG, 0
@@ -630,13 +644,10 @@ cdef int smp_test(Search *s, bint midroom, int n, int count, Heroes *hs, int lea
         h.stop, h.shared_nodes, h.helper, h.report = &stop, &shared, True, NULL
         h.pass_ahead = h.pend_ahead = NULL
         h.h_n, h.h_count, h.h_leader, h.h_avoid_ok = n, count, leader, avoid_ok
-        h.h_alpha, h.h_ub, h.h_midroom, h.h_hs = alpha, ub, midroom, hs[0]
+        h.h_alpha, h.h_ub, h.h_fn, h.h_hs = alpha, ub, <void *> fn, hs[0]
         started[i] = pthread_create(&tid[i], NULL, _helper_main, h) == 0
     with nogil:
-        if midroom:
-            v = expand(s, 0, n, count, alpha, ub, leader, &work)
-        else:
-            v = node(s, 0, n, hs, leader, avoid_ok, alpha, UNKNOWN)
+        v = fn(s, n, count, hs, leader, avoid_ok, alpha, ub)
         _atomic_store(&stop, 1)
         for i in range(s.nhelpers):
             if started[i]:

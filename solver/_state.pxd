@@ -65,8 +65,10 @@ ctypedef struct Search:
     long long flushed           # this thread's nodes added to *shared_nodes so far
     bint helper                 # a helper thread: no Ctrl-C checks, no reports, no Python
     # a helper's question and answer (set by the main thread before it starts, read after it ends)
-    int h_n, h_count, h_leader, h_avoid_ok, h_alpha, h_ub, h_midroom, h_result
+    int h_n, h_count, h_leader, h_avoid_ok, h_alpha, h_ub, h_result
+    void *h_fn                  # the root's search (_search.smp_root)
     Heroes h_hs
+    uint32_t rooms_salt         # a helper of the rooms search: its children in another order
 
     # -- the rooms search, _shortest: the score its lines must reach
     int short_target
