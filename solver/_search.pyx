@@ -5,7 +5,10 @@ Owns the path (``Search.S``, ``path``), the incumbent (``inc*``), the tests
 (``tests``, ``beta``, ``loss_phase``), the counters and the limits (``nodes``,
 ``max_nodes``, ``deadline``, ``aborted``) and the progress reports
 (``report*``); asks ``_rooms`` for the outcomes of a room start, ``_bounds``
-for bounds and ``_table`` for stored ones.
+for bounds and ``_table`` for stored ones.  Also the threads of one search
+(``smp_run``: every thread asks the same test over one shared table, the first
+answer counts; docs/solver.md, "Threads for one solve") and the line walked by a
+fixed rule with exact tests (``walk``), which does not depend on the timing.
 
 The search maximises the final score.  ``node(alpha)`` returns the exact
 value when it exceeds ``alpha`` and otherwise an upper bound <= alpha
