@@ -89,6 +89,11 @@ def test_proof_line_is_walked_by_a_fixed_rule(always_threads, mode, seeds):
         assert {o["score"] for o in outs} == {one["score"]}
         r = solve(seed=seed, rules=rules, threads=2)
         assert r.line_text == solve(seed=seed, rules=rules, threads=2).line_text and _replays(r)
+        # nor does it depend on the proof's order or on what the table kept
+        s = core.new_searcher(rules, 1, threads=3)
+        s.order_salt, s.smp_from = 12345, 0
+        other = core.search(state, searcher=s)
+        assert other["line_rule"] == "canonical" and other["line"] == outs[0]["line"], seed
 
 
 def test_tiny_table_stress(always_threads):
