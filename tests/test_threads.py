@@ -119,8 +119,10 @@ def test_tiny_table_stress(always_threads):
 
 
 @pytest.mark.slow
-def test_tiny_table_stress_co_op_deals(always_threads):
+def test_tiny_table_stress_co_op_deals(always_threads, request):
     """Numbered co-op deals on a 1 MB table and 3 threads, each solved three times."""
+    from test_core import require_slow
+    require_slow(request)
     for seed in (1, 2, 7, 11):
         one = solve(seed=seed, rules=Rules(mode="coop"), tt_mb=1)
         for _ in range(3):
