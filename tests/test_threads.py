@@ -96,6 +96,33 @@ def test_proof_line_is_walked_by_a_fixed_rule(always_threads, mode, seeds):
         assert other["line_rule"] == "canonical" and other["line"] == outs[0]["line"], seed
 
 
+@pytest.mark.parametrize("mode,seeds", [("solo", [1, 4]), ("coop", [2])])
+def test_fewest_rooms_search_after_threads_does_not_depend_on_the_proof(always_threads, mode, seeds):
+    """After a proof on threads the search for the fewest rooms starts from an empty table
+    of its own on one thread: its nodes, and so whether it ends within its cap, and the
+    line printed, are the same whatever the proof's order and table left behind."""
+    rules = Rules(mode=mode)
+    core = load_core()
+    for seed in seeds:
+        state = start_state(rules=rules, seed=seed)
+        base = core.search(state, threads=2, shortest=True, line_max_nodes=2_000_000)
+        s = core.new_searcher(rules, 1, threads=3)
+        s.order_salt, s.smp_from = 777, 0
+        other = core.search(state, searcher=s, shortest=True, line_max_nodes=2_000_000)
+        assert other["score"] == base["score"], seed
+        assert other["line_nodes"] == base["line_nodes"], seed
+        assert (other["shortest"], other["line_rule"], other["line"]) == \
+            (base["shortest"], base["line_rule"], base["line"]), seed
+        # a cap between nothing and what it needs: stopped, then the canonical walk, both times
+        if base["shortest"] and base["line_nodes"] > 10:
+            cap = base["line_nodes"] // 2
+            a = core.search(state, threads=2, shortest=True, line_max_nodes=cap)
+            b = core.search(state, searcher=core.new_searcher(rules, 1, threads=2), shortest=True,
+                            line_max_nodes=cap)
+            assert a["shortest"] is False and a["line_rule"] == b["line_rule"] == "canonical", seed
+            assert a["line"] == b["line"], seed
+
+
 def test_tiny_table_stress(always_threads):
     """A 1 MB table shared by 4 threads (more than the cores: the threads interleave at
     every point): entries are replaced all the time while others read them.  A torn
