@@ -41,9 +41,10 @@ heroes, the cards gone, the avoided rooms lying at the bottom), on the same deal
 For each decision the belief player records the unseen count, which step
 decided (``kind``: ``exact``, ``depth0``, ``clairvoyant``), the figure of the
 action taken and, where the belief figure is exact, the clairvoyant figure of
-the same action (the same ``--samples`` orders as the clairvoyant player's) and
-whether the clairvoyant ranking would have chosen the same: the
-achievable-vs-clairvoyant gap.  ``first_exact`` is the exact belief value (win
+the same action (the same ``--samples`` orders as the clairvoyant player's): the
+achievable-vs-clairvoyant gap; and whether the clairvoyant ranking's choice
+there is belief-optimal too (``same``), else what it loses exactly
+(``lost_win``, ``lost_mean``).  ``first_exact`` is the exact belief value (win
 chance, mean score) at the belief player's first exact decision: what a player
 who played as this one up to there and optimally for a player at the table from
 there achieves, in expectation over the orders still hidden (an *achievable*
@@ -77,6 +78,7 @@ from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
 from scoundrel_solver.beliefsearch import MAX_UNSEEN, BudgetExceeded, CoreBeliefSearch  # noqa: E402
 from scoundrel_solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
 from scoundrel_solver.intervals import wilson  # noqa: E402
+from scoundrel_solver.notation import parse_action  # noqa: E402
 from bench_table_player import load, parse_seeds, run_deals  # noqa: E402  (one runner for both)
 
 PLAYERS = ("clairvoyant", "belief")
@@ -128,14 +130,18 @@ class BeliefPlayer:
         note = {"room": state.rooms_done + 1, "unseen": n}
         if n <= self.exact_unseen:
             try:
-                action, (w, m) = _best(self._engine(False).action_values(pos))
+                values = self._engine(False).action_values(pos)
             except BudgetExceeded:
                 pass
             else:
+                action, (w, m) = _best(values)
                 hint = _clairvoyant_hint(pos, self.samples, rng_seed)
                 top = next(v for v in hint.actions if v.action == action)
+                # what the clairvoyant ranking's choice would have cost here, exactly
+                cw, cm = next(v for a, v in values if a == hint.best)
                 note.update(kind="exact", win=float(w), mean=float(m), cwin=top.clairvoyant_win_chance,
-                            cmean=top.clairvoyant_mean_score, same=hint.best == action)
+                            cmean=top.clairvoyant_mean_score, same=(cw, cm) == (w, m),
+                            lost_win=float(w - cw), lost_mean=float(m - cm))
                 if self.first_exact is None:
                     self.first_exact = {"room": note["room"], "unseen": n, "win": float(w), "mean": float(m)}
                 return action, note
@@ -215,6 +221,24 @@ def paired(diffs):
     return m, (m - half, m + half)
 
 
+def divergence(rec: dict):
+    """Where the belief player's line first leaves the clairvoyant one: the room,
+    the unseen count and which step of the belief player decided there."""
+    a, b = rec["belief"]["line"].split(), rec["clairvoyant"]["line"].split()
+    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+    if i is None:
+        return None
+    rules = Rules(**rec["rules"])
+    state, known = State.new(deal(rec["seed"], rules), rules), 0
+    for token in a[:i]:
+        action = parse_action(token)
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    n = len(TablePosition.from_state(state, known).unseen)
+    kind = "exact" if n <= rec["exact_unseen"] else "depth0" if n <= MAX_UNSEEN else "clairvoyant"
+    return {"room": state.rooms_done + 1, "unseen": n, "kind": kind}
+
+
 def summary(records):
     n = len(records)
     if not n:
@@ -251,14 +275,28 @@ def summary(records):
         gm = statistics.mean(d["cmean"] - d["mean"] for d in sel)
         same = sum(1 for d in sel if d["same"])
         print(f"  where exact ({len(sel):,} decisions): clairvoyant minus achievable figure of the action taken: "
-              f"win chance {100 * gw:+.2f} points, mean score {gm:+.2f}; the clairvoyant ranking's choice is "
-              f"belief-optimal-equal there in {same:,} ({100 * same / len(sel):.1f} %)")
+              f"win chance {100 * gw:+.2f} points, mean score {gm:+.2f}")
+        print(f"    the clairvoyant ranking's choice is belief-optimal there in {same:,} ({100 * same / len(sel):.1f} %);"
+              f" its exact cost where not: win chance {100 * sum(d['lost_win'] for d in sel):.2f} points and mean score "
+              f"{sum(d['lost_mean'] for d in sel):.2f} in all")
     fe = [r["belief"]["first_exact"] for r in records if r["belief"].get("first_exact")]
     if fe:
         print(f"  first exact decision ({len(fe)} games, unseen median {statistics.median(d['unseen'] for d in fe)}, "
               f"room median {statistics.median(d['room'] for d in fe)}): exact belief value, mean win chance "
               f"{100 * statistics.mean(d['win'] for d in fe):.1f} %, mean score {statistics.mean(d['mean'] for d in fe):.2f}"
               f" (the belief player's games up to there, optimal play for a table player after)")
+    h0 = [next((d for d in r["belief"]["decisions"] if d.get("kind") == "depth0"), None) for r in records]
+    h0 = [d for d in h0 if d]
+    if h0:
+        print(f"  first depth-0 decision ({len(h0)} games, unseen median {statistics.median(d['unseen'] for d in h0)}): "
+              f"depth-0 value (an estimated upper bound for a table player from there), mean win chance "
+              f"{100 * statistics.mean(d['win'] for d in h0):.1f} %, mean score {statistics.mean(d['mean'] for d in h0):.2f}")
+    split = [divergence(r) for r in records]
+    split = [d for d in split if d is not None]
+    if split:
+        by = {k: sum(1 for d in split if d["kind"] == k) for k in ("exact", "depth0", "clairvoyant")}
+        print(f"  the two lines part at: an exact decision {by['exact']}, a depth-0 one {by['depth0']}, "
+              f"a clairvoyant one {by['clairvoyant']} (room median {statistics.median(d['room'] for d in split)})")
     for p in PLAYERS:
         secs = [r[p]["seconds"] for r in records]
         print(f"  time per game, {p}: median {statistics.median(secs):.1f} s, max {max(secs):.1f} s")
