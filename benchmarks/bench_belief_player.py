@@ -56,6 +56,7 @@ deals already in the file (one writer per file), so an interrupted run loses not
     nice -n 5 python benchmarks/bench_belief_player.py --seeds 1-500 \\
         --clairvoyant-from benchmarks/results/table-player.jsonl \\
         --out benchmarks/results/belief-player-solo.jsonl --resume
+    python benchmarks/bench_belief_player.py --endgame benchmarks/results/belief-player-solo.jsonl
     python benchmarks/bench_belief_player.py --summary benchmarks/results/belief-player-solo.jsonl
     python benchmarks/bench_belief_player.py --mode coop --seeds 1-100 \\
         --out benchmarks/results/belief-player-coop.jsonl --resume
@@ -207,6 +208,46 @@ def from_table_record(r: dict) -> dict:
             "from": "table-player record (not replayed)"}
 
 
+def first_exact_of_line(rec: dict, player: str):
+    """The exact belief value (win chance, mean score) at ``player``'s first
+    decision with at most ``exact_unseen`` unseen cards whose exact search fits
+    ``max_beliefs``, found by replaying the recorded line: what that player's
+    game up to there and belief-optimal play after achieve (None if the game
+    never gets there).  The belief player records it as it plays; this gives
+    the clairvoyant player's, for the paired endgame comparison (``--endgame``)."""
+    rules = Rules(**rec["rules"])
+    state, known = State.new(deal(rec["seed"], rules), rules), 0
+    for token in rec[player]["line"].split():
+        if len(state.legal_actions()) > 1:
+            pos = TablePosition.from_state(state, known)
+            if len(pos.unseen) <= rec["exact_unseen"]:
+                try:
+                    w, m = CoreBeliefSearch(rules, max_beliefs=rec["max_beliefs"]).value(pos)
+                except BudgetExceeded:
+                    pass
+                else:
+                    return {"room": state.rooms_done + 1, "unseen": len(pos.unseen), "win": float(w),
+                            "mean": float(m)}
+        action = parse_action(token)
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    return None
+
+
+def endgame_file(path: Path) -> Path:
+    return path.with_name(path.stem + "-endgame.jsonl")
+
+
+def run_endgame(job):
+    rec = job
+    return {"seed": rec["seed"], "clairvoyant_first_exact": first_exact_of_line(rec, "clairvoyant")}
+
+
+def expected_wins(rec: dict, first_exact) -> float:
+    """A game's win, or its exact expected win from its first exact decision on."""
+    return first_exact["win"] if first_exact else float(bool(rec["won"]))
+
+
 def paired(diffs):
     """Mean of paired differences and its 95 % normal interval ``(mean, (lo, hi))``.
 
@@ -239,7 +280,7 @@ def divergence(rec: dict):
     return {"room": state.rooms_done + 1, "unseen": n, "kind": kind}
 
 
-def summary(records):
+def summary(records, endgame=None):
     n = len(records)
     if not n:
         print("no records")
@@ -297,6 +338,15 @@ def summary(records):
         by = {k: sum(1 for d in split if d["kind"] == k) for k in ("exact", "depth0", "clairvoyant")}
         print(f"  the two lines part at: an exact decision {by['exact']}, a depth-0 one {by['depth0']}, "
               f"a clairvoyant one {by['clairvoyant']} (room median {statistics.median(d['room'] for d in split)})")
+    if endgame:
+        both = [(r, endgame[r["seed"]]) for r in records if r["seed"] in endgame]
+        if both:
+            eb = [expected_wins(r["belief"], r["belief"]["first_exact"]) for r, _ in both]
+            ec = [expected_wins(r["clairvoyant"], e["clairvoyant_first_exact"]) for r, e in both]
+            m, (lo, hi) = paired([b - c for b, c in zip(eb, ec)])
+            print(f"  expected wins at the first exact decision ({len(both)} deals; a game over before it counts "
+                  f"its result): belief {100 * statistics.mean(eb):.1f} %, clairvoyant {100 * statistics.mean(ec):.1f} %;"
+                  f" paired difference {100 * m:+.1f} points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f})")
     for p in PLAYERS:
         secs = [r[p]["seconds"] for r in records]
         print(f"  time per game, {p}: median {statistics.median(secs):.1f} s, max {max(secs):.1f} s")
@@ -323,9 +373,17 @@ def main(argv=None):
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--summary", type=Path, default=None)
+    ap.add_argument("--endgame", type=Path, default=None,
+                    help="for each record of this results file, the exact belief value at the clairvoyant "
+                         "player's first exact decision (into FILE-endgame.jsonl, resumable)")
     args = ap.parse_args(argv)
     if args.summary:
-        summary(sorted(load(args.summary).values(), key=lambda r: r["seed"]))
+        summary(sorted(load(args.summary).values(), key=lambda r: r["seed"]), load(endgame_file(args.summary)))
+        return
+    if args.endgame:
+        done = load(endgame_file(args.endgame))
+        todo = [r for s, r in sorted(load(args.endgame).items()) if s not in done]
+        run_deals(run_endgame, todo, endgame_file(args.endgame), args.jobs, done)
         return
     if args.out is None:
         ap.error("--out is required (or --summary)")
@@ -347,7 +405,7 @@ def main(argv=None):
     seeds = [s for s in parse_seeds(args.seeds) if s not in done]
     run_deals(run_one, [(s, cfg, rules_kw, given.get(s)) for s in seeds], args.out, args.jobs, done)
     wanted = set(parse_seeds(args.seeds))
-    summary(sorted((r for s, r in done.items() if s in wanted), key=lambda r: r["seed"]))
+    summary(sorted((r for s, r in done.items() if s in wanted), key=lambda r: r["seed"]), load(endgame_file(args.out)))
 
 
 if __name__ == "__main__":

@@ -65,6 +65,11 @@ def test_run_one_record_and_the_clairvoyant_side_from_a_table_record(tmp_path):
                                    "table_line": "x", "seconds_table": 1.0})
     rec = bbp.run_one((2, TINY, {"mode": "solo"}, given))
     assert rec["clairvoyant"] == given and rec["belief"]["line"] and rec["exact_won"] is True
+    # the first exact decision found again by replaying the line (as --endgame does
+    # for the clairvoyant player) is the one the belief player recorded as it played
+    assert bbp.first_exact_of_line(rec, "belief") == rec["belief"]["first_exact"]
+    assert bbp.expected_wins({"won": False}, None) == 0.0
+    assert bbp.expected_wins({"won": False}, {"win": 0.25}) == 0.25
     path = tmp_path / "r.jsonl"
     path.write_text(json.dumps(rec) + "\n")
     bbp.main(["--summary", str(path)])     # the summary reads its own records
