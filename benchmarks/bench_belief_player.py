@@ -1,36 +1,65 @@
 #!/usr/bin/env python3
-"""The belief-hint player against the clairvoyant-average player, paired, whole games.
+"""The belief player against the clairvoyant-average player, paired, whole games.
 
 Issue 25's measurement.  Each numbered deal of the set is played start to finish
 by two players who see only what a player at the table sees (the room, the
 heroes, the cards gone, the avoided rooms lying at the bottom), on the same deal:
 
 * ``clairvoyant``: the real-table hint ranked by its clairvoyant figure alone
-  (``table_hint(belief_seconds=0)``): each sampled order solved as if it were
-  known, the action with the best average taken (perfect-information Monte
-  Carlo, the player of ``bench_table_player.py``);
-* ``belief``: the same hint with its belief search (``solver.hints.table_hint``):
-  the action with the best *achievable* figure when the belief search gives one
-  (exact, or the depth-0 upper bound), else the clairvoyant ranking.
+  (``table_hint(belief_seconds=0)``, ``--samples`` orders drawn with the rng seed
+  ``1000 * deal + rooms done``, the same orders for every decision of a room):
+  each sampled order solved as if it were known, the action with the best
+  average taken (perfect-information Monte Carlo).  This is the player of
+  ``bench_table_player.py``, whose 500 published games
+  (``results/table-player.jsonl``, 69.2 % wins) it replays move for move;
+  ``--clairvoyant-from FILE`` takes this side from such a file instead of
+  replaying it (same rules and samples required; the record says so);
+* ``belief``: a player that decides without assuming it will see the order,
+  as far as that is affordable, by the number of unseen cards ``n`` at the
+  decision (the cheapest exact figure first):
 
-Both players are deterministic: the belief search is bounded by a count of
-beliefs (``--max-beliefs``), not by time, and the orders are drawn from a seed
-per deal and room (the same orders for every decision of a room), so a record
-never depends on the machine's speed.  Next to them the deal's exact optimum
-with the order known.
+  1. ``n <= --exact-unseen`` (default 7): the **exact** belief search in C
+     (``CoreBeliefSearch``, up to ``--max-beliefs`` room-start beliefs per
+     decision); the belief-optimal action (ties: the first legal action);
+  2. else, ``n <= 30`` (the C engine's limit), or step 1 over its count: the
+     **depth-0** belief search in C (``CoreBeliefSearch(horizon=0)``): the
+     rest of this room decided without seeing the order, each deal after it
+     valued by the mean over ``--leaf-samples`` orders of that deal's unseen
+     cards solved exactly (enumerated when there are no more distinct orders
+     than that).  The value it ranks by is an (estimated) upper bound, but it
+     removes the clairvoyant player's "strategy fusion" inside the room: the
+     clairvoyant average lets the rest of the room's takes, and which card is
+     carried, depend on the order, which nobody at the table can see;
+  3. else (early, more than 30 unseen): the clairvoyant ranking, as the
+     clairvoyant player (same orders).
 
-For the belief player, at each decision where the belief search gave a figure,
-the gap between the clairvoyant figure and the achievable one of the action it
-took (how much clairvoyance the old figure assumed there) is recorded.
+  Every step is bounded by counts, never by time, so a record does not depend
+  on the machine's speed or load.  The engines live for one game (their memos
+  hold exact values, or sampled ones that are a fixed function of the position
+  and the deal's seed), so a game replays move for move.
+
+For each decision the belief player records the unseen count, which step
+decided (``kind``: ``exact``, ``depth0``, ``clairvoyant``), the figure of the
+action taken and, where the belief figure is exact, the clairvoyant figure of
+the same action (the same ``--samples`` orders as the clairvoyant player's): the
+achievable-vs-clairvoyant gap; and whether the clairvoyant ranking's choice
+there is belief-optimal too (``same``), else what it loses exactly
+(``lost_win``, ``lost_mean``).  ``first_exact`` is the exact belief value (win
+chance, mean score) at the belief player's first exact decision: what a player
+who played as this one up to there and optimally for a player at the table from
+there achieves, in expectation over the orders still hidden (an *achievable*
+figure, so a lower bound on the achievable optimum of the deal's position).
 
 One JSON line per deal, appended as soon as the deal is done; ``--resume`` skips
 deals already in the file (one writer per file), so an interrupted run loses nothing.
 
-    python benchmarks/bench_belief_player.py --seeds 1-500 --jobs 2 \\
+    nice -n 5 python benchmarks/bench_belief_player.py --seeds 1-500 \\
+        --clairvoyant-from benchmarks/results/table-player.jsonl \\
         --out benchmarks/results/belief-player-solo.jsonl --resume
-    python benchmarks/bench_belief_player.py --mode coop --seeds 1-100 --jobs 2 \\
-        --out benchmarks/results/belief-player-coop.jsonl --resume
+    python benchmarks/bench_belief_player.py --endgame benchmarks/results/belief-player-solo.jsonl
     python benchmarks/bench_belief_player.py --summary benchmarks/results/belief-player-solo.jsonl
+    python benchmarks/bench_belief_player.py --mode coop --seeds 1-100 \\
+        --out benchmarks/results/belief-player-coop.jsonl --resume
 """
 from __future__ import annotations
 
@@ -47,62 +76,184 @@ for p in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(p))
 
 from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
+from scoundrel_solver.beliefsearch import MAX_UNSEEN, BudgetExceeded, CoreBeliefSearch  # noqa: E402
 from scoundrel_solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
 from scoundrel_solver.intervals import wilson  # noqa: E402
+from scoundrel_solver.notation import parse_action  # noqa: E402
 from bench_table_player import load, parse_seeds, run_deals  # noqa: E402  (one runner for both)
 
 PLAYERS = ("clairvoyant", "belief")
+DEFAULTS = {"samples": 20, "exact_unseen": 7, "max_beliefs": 20_000, "leaf_samples": 16}
 
 
-def play(state: State, player: str, samples: int, max_beliefs: int, seed: int):
-    """One whole game by ``player``; returns the end, the moves and per-decision notes."""
+def _room_seed(seed: int, state: State) -> int:
+    # the same orders for every decision of one room (nothing new is seen
+    # until the next room is dealt), fresh ones for the next room
+    return seed * 1000 + state.rooms_done
+
+
+def _best(values):
+    """The first legal action of the best (win, mean) value, and that value."""
+    top = max(v for _, v in values)
+    return next(a for a, v in values if v == top), top
+
+
+def _clairvoyant_hint(pos, samples, rng_seed):
+    return table_hint(pos, samples=samples, rng_seed=rng_seed, belief_seconds=0)
+
+
+class BeliefPlayer:
+    """The belief player of one game (see the module docstring): its engines
+    and its per-decision notes."""
+
+    def __init__(self, rules: Rules, seed: int, *, samples: int = 20, exact_unseen: int = 7,
+                 max_beliefs: int = 20_000, leaf_samples: int = 16):
+        self.rules, self.seed, self.samples = rules, seed, samples
+        self.exact_unseen, self.max_beliefs, self.leaf_samples = exact_unseen, max_beliefs, leaf_samples
+        self._exact = self._depth0 = None
+        self.first_exact = None
+
+    def _engine(self, depth0: bool) -> CoreBeliefSearch:
+        if depth0:
+            if self._depth0 is None:
+                self._depth0 = CoreBeliefSearch(self.rules, horizon=0, samples=self.leaf_samples,
+                                                rng_seed=self.seed, enumerate_limit=self.leaf_samples)
+            return self._depth0
+        if self._exact is None:
+            self._exact = CoreBeliefSearch(self.rules, max_beliefs=self.max_beliefs)
+        return self._exact
+
+    def move(self, state: State, known: int):
+        """The action at a decision, and its note."""
+        pos = TablePosition.from_state(state, known)
+        n = len(pos.unseen)
+        rng_seed = _room_seed(self.seed, state)
+        note = {"room": state.rooms_done + 1, "unseen": n}
+        if n <= self.exact_unseen:
+            try:
+                values = self._engine(False).action_values(pos)
+            except BudgetExceeded:
+                pass
+            else:
+                action, (w, m) = _best(values)
+                hint = _clairvoyant_hint(pos, self.samples, rng_seed)
+                top = next(v for v in hint.actions if v.action == action)
+                # what the clairvoyant ranking's choice would have cost here, exactly
+                cw, cm = next(v for a, v in values if a == hint.best)
+                note.update(kind="exact", win=float(w), mean=float(m), cwin=top.clairvoyant_win_chance,
+                            cmean=top.clairvoyant_mean_score, same=(cw, cm) == (w, m),
+                            lost_win=float(w - cw), lost_mean=float(m - cm))
+                if self.first_exact is None:
+                    self.first_exact = {"room": note["room"], "unseen": n, "win": float(w), "mean": float(m)}
+                return action, note
+        if n <= MAX_UNSEEN:
+            action, (w, m) = _best(self._engine(True).action_values(pos))
+            note.update(kind="depth0", win=float(w), mean=float(m))
+            return action, note
+        hint = _clairvoyant_hint(pos, self.samples, rng_seed)
+        top = hint.actions[0]
+        note.update(kind="clairvoyant", cwin=top.clairvoyant_win_chance, cmean=top.clairvoyant_mean_score)
+        return top.action, note
+
+
+def play(state: State, player: str, seed: int, **cfg):
+    """One whole game by ``player``; returns the end, the moves, per-decision notes
+    and (belief player) the first exact belief value."""
     known = 0
     moves, decisions = [], []
+    bp = BeliefPlayer(state.rules, seed, **cfg) if player == "belief" else None
+    samples = cfg.get("samples", DEFAULTS["samples"])
     while not state.finished:
         acts = state.legal_actions()
         if len(acts) == 1:
             action = acts[0]
+        elif bp is not None:
+            action, note = bp.move(state, known)
+            decisions.append(note)
         else:
             pos = TablePosition.from_state(state, known)
-            rng_seed = seed * 1000 + state.rooms_done
-            if player == "clairvoyant":
-                hint = table_hint(pos, samples=samples, rng_seed=rng_seed, belief_seconds=0)
-            else:
-                hint = table_hint(pos, samples=samples, rng_seed=rng_seed, belief_seconds=None,
-                                  max_beliefs=max_beliefs)
-            top = hint.actions[0]
-            action = top.action
-            note = {"unseen": hint.unseen, "achievable": hint.achievable}
-            if top.win_chance is not None:
-                note.update(win=float(top.win_chance), mean=float(top.mean_score),
-                            cwin=top.clairvoyant_win_chance, cmean=top.clairvoyant_mean_score)
-            decisions.append(note)
+            action = _clairvoyant_hint(pos, samples, _room_seed(seed, state)).best
+            decisions.append({"room": state.rooms_done + 1, "unseen": len(pos.unseen)})
         known = known_bottom_after(state, action, known)
         state = state.play(action)
         moves.append(action)
-    return state, moves, decisions
+    return state, moves, decisions, (bp.first_exact if bp else None)
 
 
 def run_one(job):
-    seed, samples, max_beliefs, rules_kw = job
+    seed, cfg, rules_kw, given = job
     rules = Rules(**rules_kw)
     start = State.new(deal(seed, rules), rules)
     exact = solve(state=start)
-    rec = {"seed": seed, "rules": rules.as_dict(), "samples": samples, "max_beliefs": max_beliefs,
+    rec = {"seed": seed, "rules": rules.as_dict(), **cfg,
            "exact_score": exact.score, "exact_won": exact.won, "exact": exact.exact}
     for player in PLAYERS:
+        if player == "clairvoyant" and given is not None:
+            rec[player] = given
+            continue
         t0 = time.perf_counter()
-        end, moves, decisions = play(start, player, samples, max_beliefs, seed)
-        rec[player] = {"score": end.score, "won": end.won, "moves": len(moves),
-                       "hints": len(decisions), "line": " ".join(map(str, moves)),
-                       "seconds": round(time.perf_counter() - t0, 3)}
+        end, moves, decisions, first_exact = play(start, player, seed, **cfg)
+        rec[player] = {"score": end.score, "won": end.won, "moves": len(moves), "hints": len(decisions),
+                       "line": " ".join(map(str, moves)), "seconds": round(time.perf_counter() - t0, 3)}
         if player == "belief":
             rec[player]["decisions"] = decisions
+            rec[player]["first_exact"] = first_exact
     return rec
 
 
+def from_table_record(r: dict) -> dict:
+    """The clairvoyant side of a deal from a ``bench_table_player.py`` record."""
+    return {"score": r["table_score"], "won": r["table_won"], "moves": r["table_moves"],
+            "hints": r["table_hints"], "line": r["table_line"], "seconds": r["seconds_table"],
+            "from": "table-player record (not replayed)"}
+
+
+def first_exact_of_line(rec: dict, player: str):
+    """The exact belief value (win chance, mean score) at ``player``'s first
+    decision with at most ``exact_unseen`` unseen cards whose exact search fits
+    ``max_beliefs``, found by replaying the recorded line: what that player's
+    game up to there and belief-optimal play after achieve (None if the game
+    never gets there).  The belief player records it as it plays; this gives
+    the clairvoyant player's, for the paired endgame comparison (``--endgame``)."""
+    rules = Rules(**rec["rules"])
+    state, known = State.new(deal(rec["seed"], rules), rules), 0
+    for token in rec[player]["line"].split():
+        if len(state.legal_actions()) > 1:
+            pos = TablePosition.from_state(state, known)
+            if len(pos.unseen) <= rec["exact_unseen"]:
+                try:
+                    w, m = CoreBeliefSearch(rules, max_beliefs=rec["max_beliefs"]).value(pos)
+                except BudgetExceeded:
+                    pass
+                else:
+                    return {"room": state.rooms_done + 1, "unseen": len(pos.unseen), "win": float(w),
+                            "mean": float(m)}
+        action = parse_action(token)
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    return None
+
+
+def endgame_file(path: Path) -> Path:
+    return path.with_name(path.stem + "-endgame.jsonl")
+
+
+def run_endgame(job):
+    rec = job
+    return {"seed": rec["seed"], "clairvoyant_first_exact": first_exact_of_line(rec, "clairvoyant")}
+
+
+def expected_wins(rec: dict, first_exact) -> float:
+    """A game's win, or its exact expected win from its first exact decision on."""
+    return first_exact["win"] if first_exact else float(bool(rec["won"]))
+
+
 def paired(diffs):
-    """Mean of paired differences and its 95 % normal interval."""
+    """Mean of paired differences and its 95 % normal interval ``(mean, (lo, hi))``.
+
+    >>> paired([1, 0, 0, 1])[0]
+    0.5
+    """
     n = len(diffs)
     m = statistics.mean(diffs)
     if n < 2:
@@ -111,14 +262,33 @@ def paired(diffs):
     return m, (m - half, m + half)
 
 
-def summary(records):
+def divergence(rec: dict):
+    """Where the belief player's line first leaves the clairvoyant one: the room,
+    the unseen count and which step of the belief player decided there."""
+    a, b = rec["belief"]["line"].split(), rec["clairvoyant"]["line"].split()
+    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+    if i is None:
+        return None
+    rules = Rules(**rec["rules"])
+    state, known = State.new(deal(rec["seed"], rules), rules), 0
+    for token in a[:i]:
+        action = parse_action(token)
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    n = len(TablePosition.from_state(state, known).unseen)
+    kind = "exact" if n <= rec["exact_unseen"] else "depth0" if n <= MAX_UNSEEN else "clairvoyant"
+    return {"room": state.rooms_done + 1, "unseen": n, "kind": kind}
+
+
+def summary(records, endgame=None):
     n = len(records)
     if not n:
         print("no records")
         return
     r0 = records[0]
-    print(f"{n} deals ({r0['rules']}), {r0['samples']} sampled orders per hint, belief search up to "
-          f"{r0['max_beliefs']:,} beliefs per attempt:")
+    print(f"{n} deals ({r0['rules']}), {r0['samples']} sampled orders per clairvoyant hint; belief player: exact "
+          f"at <= {r0['exact_unseen']} unseen (<= {r0['max_beliefs']:,} beliefs), depth-0 with "
+          f"{r0['leaf_samples']} leaf orders at <= 30 unseen, clairvoyant before:")
     rows = [("exact optimum, order known", [r["exact_won"] for r in records], [r["exact_score"] for r in records])]
     for p in PLAYERS:
         rows.append((f"{p} player", [r[p]["won"] for r in records], [r[p]["score"] for r in records]))
@@ -135,18 +305,48 @@ def summary(records):
     m, (lo, hi) = paired(ds)
     print(f"mean score {m:+.2f} ({lo:+.2f} to {hi:+.2f})")
     print(f"  deals won by one player only: belief {sum(1 for d in dw if d > 0)}, "
-          f"clairvoyant {sum(1 for d in dw if d < 0)}")
+          f"clairvoyant {sum(1 for d in dw if d < 0)}; same line {sum(1 for r in records if r['belief']['line'] == r['clairvoyant']['line'])}")
     notes = [d for r in records for d in r["belief"]["decisions"]]
-    kinds = {k: sum(1 for d in notes if d["achievable"] == k) for k in ("exact", "upper_bound", "none")}
-    print(f"  belief player's {len(notes):,} decisions: belief figure exact {kinds['exact']:,}, "
-          f"depth-0 upper bound {kinds['upper_bound']:,}, none (clairvoyant ranking) {kinds['none']:,}")
-    for k in ("exact", "upper_bound"):
-        sel = [d for d in notes if d["achievable"] == k]
-        if sel:
-            gw = statistics.mean(d["cwin"] - d["win"] for d in sel)
-            gm = statistics.mean(d["cmean"] - d["mean"] for d in sel)
-            print(f"    where {k}: clairvoyant minus achievable figure of the action taken: "
-                  f"win chance {100 * gw:+.2f} points, mean score {gm:+.2f} (mean over {len(sel):,})")
+    kinds = {k: sum(1 for d in notes if d.get("kind") == k) for k in ("exact", "depth0", "clairvoyant")}
+    print(f"  belief player's {len(notes):,} decisions: exact belief search {kinds['exact']:,}, depth-0 "
+          f"{kinds['depth0']:,}, clairvoyant ranking {kinds['clairvoyant']:,}")
+    sel = [d for d in notes if d.get("kind") == "exact"]
+    if sel:
+        gw = statistics.mean(d["cwin"] - d["win"] for d in sel)
+        gm = statistics.mean(d["cmean"] - d["mean"] for d in sel)
+        same = sum(1 for d in sel if d["same"])
+        print(f"  where exact ({len(sel):,} decisions): clairvoyant minus achievable figure of the action taken: "
+              f"win chance {100 * gw:+.2f} points, mean score {gm:+.2f}")
+        print(f"    the clairvoyant ranking's choice is belief-optimal there in {same:,} ({100 * same / len(sel):.1f} %);"
+              f" its exact cost where not: win chance {100 * sum(d['lost_win'] for d in sel):.2f} points and mean score "
+              f"{sum(d['lost_mean'] for d in sel):.2f} in all")
+    fe = [r["belief"]["first_exact"] for r in records if r["belief"].get("first_exact")]
+    if fe:
+        print(f"  first exact decision ({len(fe)} games, unseen median {statistics.median(d['unseen'] for d in fe)}, "
+              f"room median {statistics.median(d['room'] for d in fe)}): exact belief value, mean win chance "
+              f"{100 * statistics.mean(d['win'] for d in fe):.1f} %, mean score {statistics.mean(d['mean'] for d in fe):.2f}"
+              f" (the belief player's games up to there, optimal play for a table player after)")
+    h0 = [next((d for d in r["belief"]["decisions"] if d.get("kind") == "depth0"), None) for r in records]
+    h0 = [d for d in h0 if d]
+    if h0:
+        print(f"  first depth-0 decision ({len(h0)} games, unseen median {statistics.median(d['unseen'] for d in h0)}): "
+              f"depth-0 value (an estimated upper bound for a table player from there), mean win chance "
+              f"{100 * statistics.mean(d['win'] for d in h0):.1f} %, mean score {statistics.mean(d['mean'] for d in h0):.2f}")
+    split = [divergence(r) for r in records]
+    split = [d for d in split if d is not None]
+    if split:
+        by = {k: sum(1 for d in split if d["kind"] == k) for k in ("exact", "depth0", "clairvoyant")}
+        print(f"  the two lines part at: an exact decision {by['exact']}, a depth-0 one {by['depth0']}, "
+              f"a clairvoyant one {by['clairvoyant']} (room median {statistics.median(d['room'] for d in split)})")
+    if endgame:
+        both = [(r, endgame[r["seed"]]) for r in records if r["seed"] in endgame]
+        if both:
+            eb = [expected_wins(r["belief"], r["belief"]["first_exact"]) for r, _ in both]
+            ec = [expected_wins(r["clairvoyant"], e["clairvoyant_first_exact"]) for r, e in both]
+            m, (lo, hi) = paired([b - c for b, c in zip(eb, ec)])
+            print(f"  expected wins at the first exact decision ({len(both)} deals; a game over before it counts "
+                  f"its result): belief {100 * statistics.mean(eb):.1f} %, clairvoyant {100 * statistics.mean(ec):.1f} %;"
+                  f" paired difference {100 * m:+.1f} points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f})")
     for p in PLAYERS:
         secs = [r[p]["seconds"] for r in records]
         print(f"  time per game, {p}: median {statistics.median(secs):.1f} s, max {max(secs):.1f} s")
@@ -159,15 +359,31 @@ def main(argv=None):
     ap.add_argument("--flee", default=None)
     ap.add_argument("--deck-size", type=int, default=None)
     ap.add_argument("--durability", default=None)
-    ap.add_argument("--samples", type=int, default=20)
-    ap.add_argument("--max-beliefs", type=int, default=20_000)
+    ap.add_argument("--samples", type=int, default=DEFAULTS["samples"],
+                    help="orders per clairvoyant hint (both players)")
+    ap.add_argument("--exact-unseen", type=int, default=DEFAULTS["exact_unseen"],
+                    help="belief player: exact belief search at most this many unseen cards")
+    ap.add_argument("--max-beliefs", type=int, default=DEFAULTS["max_beliefs"],
+                    help="belief player: room-start beliefs per exact search (then depth-0)")
+    ap.add_argument("--leaf-samples", type=int, default=DEFAULTS["leaf_samples"],
+                    help="belief player: orders per deal below the depth-0 search")
+    ap.add_argument("--clairvoyant-from", type=Path, default=None,
+                    help="take the clairvoyant side from a bench_table_player.py results file")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--summary", type=Path, default=None)
+    ap.add_argument("--endgame", type=Path, default=None,
+                    help="for each record of this results file, the exact belief value at the clairvoyant "
+                         "player's first exact decision (into FILE-endgame.jsonl, resumable)")
     args = ap.parse_args(argv)
     if args.summary:
-        summary(sorted(load(args.summary).values(), key=lambda r: r["seed"]))
+        summary(sorted(load(args.summary).values(), key=lambda r: r["seed"]), load(endgame_file(args.summary)))
+        return
+    if args.endgame:
+        done = load(endgame_file(args.endgame))
+        todo = [r for s, r in sorted(load(args.endgame).items()) if s not in done]
+        run_deals(run_endgame, todo, endgame_file(args.endgame), args.jobs, done)
         return
     if args.out is None:
         ap.error("--out is required (or --summary)")
@@ -175,14 +391,21 @@ def main(argv=None):
     for k in ("flee", "deck_size", "durability"):
         if getattr(args, k) is not None:
             rules_kw[k] = getattr(args, k)
-    Rules(**rules_kw)       # bad options fail here, before any work
+    rules = Rules(**rules_kw)       # bad options fail here, before any work
+    cfg = {"samples": args.samples, "exact_unseen": args.exact_unseen, "max_beliefs": args.max_beliefs,
+           "leaf_samples": args.leaf_samples}
+    given = {}
+    if args.clairvoyant_from:
+        for s, r in load(args.clairvoyant_from).items():
+            if r["rules"] == rules.as_dict() and r["samples"] == args.samples:
+                given[s] = from_table_record(r)
     done = load(args.out) if args.resume else {}
     if not args.resume and args.out.exists() and args.out.stat().st_size:
         sys.exit(f"error: {args.out} exists; use --resume")
     seeds = [s for s in parse_seeds(args.seeds) if s not in done]
-    run_deals(run_one, [(s, args.samples, args.max_beliefs, rules_kw) for s in seeds], args.out, args.jobs, done)
+    run_deals(run_one, [(s, cfg, rules_kw, given.get(s)) for s in seeds], args.out, args.jobs, done)
     wanted = set(parse_seeds(args.seeds))
-    summary(sorted((r for s, r in done.items() if s in wanted), key=lambda r: r["seed"]))
+    summary(sorted((r for s, r in done.items() if s in wanted), key=lambda r: r["seed"]), load(endgame_file(args.out)))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,75 @@
+"""Issue 25's real-table players (benchmarks/bench_belief_player.py): the belief
+player's games are legal and replay through the rules engine to the recorded
+score, the harness's records and the paired interval are right.  Tiny counts
+(2 orders per hint, exact search at <= 4 unseen) keep it quick."""
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+import bench_belief_player as bbp  # noqa: E402
+from scoundrel_solver import Rules, State, deal  # noqa: E402
+from scoundrel_solver.notation import parse_action  # noqa: E402
+
+TINY = {"samples": 2, "exact_unseen": 4, "max_beliefs": 2_000, "leaf_samples": 2}
+
+
+def test_paired_difference_and_its_interval_on_hand_made_data():
+    m, (lo, hi) = bbp.paired([1, 0, 0, 1])
+    half = 1.96 * math.sqrt(1 / 3) / 2          # stdev of 1,0,0,1 is sqrt(1/3)
+    assert m == 0.5 and lo == pytest.approx(0.5 - half) and hi == pytest.approx(0.5 + half)
+    assert bbp.paired([2, 2, 2]) == (2, (2, 2))  # no spread, no width
+    assert bbp.paired([-3]) == (-3, (-3, -3))    # one pair: no interval
+    m, (lo, hi) = bbp.paired([1, -1] * 50)
+    assert m == 0 and lo == pytest.approx(-hi) and hi == pytest.approx(1.96 * math.sqrt(100 / 99) / 10)
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_belief_player_plays_legal_moves_and_its_game_replays_to_its_score(seed):
+    rules = Rules(mode="solo")
+    start = State.new(deal(seed, rules), rules)
+    end, moves, notes, first_exact = bbp.play(start, "belief", seed, **TINY)
+    state = start
+    for action in moves:
+        assert action in state.legal_actions()
+        state = state.play(action)
+    assert state.finished and state.score == end.score
+    # the line as written in the record replays through the notation too
+    state = start
+    for token in " ".join(map(str, moves)).split():
+        state = state.play(parse_action(token))
+    assert state.score == end.score
+    assert {n["kind"] for n in notes} <= {"exact", "depth0", "clairvoyant"}
+    for n in notes:
+        kind = n["kind"]
+        # each step where it belongs: exact at few unseen cards, depth-0 within the
+        # C engine's 30, the clairvoyant ranking before
+        limit = {"exact": TINY["exact_unseen"], "depth0": 30, "clairvoyant": 99}[kind]
+        assert n["unseen"] <= limit and (kind != "clairvoyant" or n["unseen"] > 30)
+        if kind == "exact":
+            assert 0 <= n["win"] <= 1 and 0 <= n["cwin"] <= 1 and isinstance(n["same"], bool)
+    if first_exact is not None:
+        assert first_exact["unseen"] <= TINY["exact_unseen"]
+    # deterministic: the same game again
+    assert bbp.play(start, "belief", seed, **TINY)[1] == moves
+
+
+def test_run_one_record_and_the_clairvoyant_side_from_a_table_record(tmp_path):
+    given = bbp.from_table_record({"table_score": 3, "table_won": True, "table_moves": 2, "table_hints": 1,
+                                   "table_line": "x", "seconds_table": 1.0})
+    rec = bbp.run_one((2, TINY, {"mode": "solo"}, given))
+    assert rec["clairvoyant"] == given and rec["belief"]["line"] and rec["exact_won"] is True
+    # the first exact decision found again by replaying the line (as --endgame does
+    # for the clairvoyant player) is the one the belief player recorded as it played
+    assert bbp.first_exact_of_line(rec, "belief") == rec["belief"]["first_exact"]
+    assert bbp.expected_wins({"won": False}, None) == 0.0
+    assert bbp.expected_wins({"won": False}, {"win": 0.25}) == 0.25
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    bbp.main(["--summary", str(path)])     # the summary reads its own records
