@@ -219,6 +219,20 @@ class Hint:
     clairvoyant: Optional[str] = None  # the clairvoyant figures: "enumerated" or "sampled" orders
     clairvoyant_proven: bool = True   # no search limit was hit on a clairvoyant order
     sampled_leaves: bool = False      # depth-limited: some leaf's clairvoyant value was sampled
+    # the achievable figure of the recommended action (solver/achievable.py): "sampled_lower_bound",
+    # "lower_bound" (every order played: exact for the policy), or "none" (with the reason)
+    achievable_figure: str = "none"
+    achievable_reason: Optional[str] = None
+    achievable_planned: int = 0       # games it set out to play (0: none asked)
+    achievable_stopped: bool = False  # the budget stopped the games before every planned one
+
+    def figures(self) -> dict:
+        """Table hints: what each figure of an action is (JSON ``figures``), keyed by its name."""
+        belief = {"exact": "exact", "upper_bound": "belief_upper_bound"}.get(self.achievable, "none")
+        return {"win_chance": belief, "mean_score": belief,
+                "clairvoyant_win_chance": "clairvoyant_upper_bound",
+                "clairvoyant_mean_score": "clairvoyant_upper_bound",
+                "achievable_win_chance": self.achievable_figure, "achievable_mean_score": self.achievable_figure}
 
     @property
     def best(self):
@@ -248,7 +262,9 @@ class Hint:
                      sampled_leaves=self.sampled_leaves, clairvoyant=self.clairvoyant,
                      clairvoyant_proven=self.clairvoyant_proven, budget=self.budget, orders=self.orders,
                      orders_planned=self.orders_planned,
-                     distinct_orders=self.distinct_orders, unseen=self.unseen, rng_seed=self.rng_seed)
+                     distinct_orders=self.distinct_orders, unseen=self.unseen, rng_seed=self.rng_seed,
+                     figures=self.figures(), achievable_reason=self.achievable_reason,
+                     achievable_planned=self.achievable_planned, achievable_stopped=self.achievable_stopped)
         d.update(nodes=self.nodes, solves=self.solves, seconds=round(self.seconds, 6))
         return d
 
@@ -543,16 +559,29 @@ class TableActionValue:
     clairvoyant_mean_low: Optional[float] = None
     clairvoyant_mean_high: Optional[float] = None
     samples: int = 0
+    # the recommended action only: a policy that cannot see the order played forward
+    # (solver/achievable.py), a lower bound estimate; None where not played
+    achievable: Optional[object] = None     # achievable.PolicyGames
 
     def as_dict(self) -> dict:
         """``$defs/table_action_value`` of the schema; missing figures are null."""
         f = lambda x, d: _figure(None if x is None else float(x), d)  # noqa: E731
+        g = self.achievable
+        games = g.games if g is not None else 0
+        wc = g.win_ci if games else None
+        mc = g.mean_ci if games else None
         return {"action": str(self.action), "win_chance": f(self.win_chance, 6),
                 "mean_score": f(self.mean_score, 4), "exact": self.exact,
                 "clairvoyant_win_chance": f(self.clairvoyant_win_chance, 6),
                 "clairvoyant_win_ci95": [f(self.clairvoyant_win_low, 6), f(self.clairvoyant_win_high, 6)],
                 "clairvoyant_mean_score": f(self.clairvoyant_mean_score, 4),
-                "clairvoyant_mean_ci95": [f(self.clairvoyant_mean_low, 4), f(self.clairvoyant_mean_high, 4)]}
+                "clairvoyant_mean_ci95": [f(self.clairvoyant_mean_low, 4), f(self.clairvoyant_mean_high, 4)],
+                "achievable_win_chance": f(g.win_chance, 6) if games else None,
+                "achievable_win_chance_ci": None if wc is None else [f(x, 6) for x in wc],
+                "achievable_mean_score": f(g.mean_score, 4) if games else None,
+                "achievable_mean_score_ci": None if mc is None else [f(x, 4) for x in mc],
+                "achievable_games": games,
+                "achievable_policy": None if g is None else g.policy}
 
 
 DEFAULT_BELIEF_SECONDS = 5.0
@@ -575,7 +604,7 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                tt_mb: int = 64, max_nodes=None, timeout=None, cache: Optional[SolveCache] = None,
                engine: Optional[str] = None, enumerate_limit: int = ENUMERATE_LIMIT,
                belief_seconds: Optional[float] = DEFAULT_BELIEF_SECONDS, max_beliefs: Optional[int] = None,
-               time_budget: Optional[float] = None) -> Hint:
+               time_budget: Optional[float] = None, achievable_games: int = 0) -> Hint:
     """Rate every legal action when the order of the unseen cards is unknown.
 
     Two figures per action (:class:`TableActionValue`):
@@ -597,14 +626,28 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
       a player who sees the order gets, an upper bound on the achievable one.
       The same orders serve every action.
 
-    Actions are ranked by the achievable figure (win chance, then mean score)
+    * **achievable by a policy** (``achievable_games`` > 0, and only when the
+      belief figure is not exact): for the recommended action, the hint's own
+      rule (:class:`.explain.TablePolicy` with :data:`.achievable.HINT_ORDERS`
+      orders, exact belief search at :data:`.achievable.HINT_EXACT_UNSEEN`
+      unseen cards or fewer) played to the end of the game over
+      ``achievable_games`` orders (every distinct order when at most that
+      many, else the first of the seeded sequence, as the clairvoyant
+      figure's): a **lower bound estimate** with its 95 % intervals
+      (:mod:`.achievable`).
+
+    Actions are ranked by the belief figure (win chance, then mean score)
     when there is one, else by the clairvoyant figure, then by the fixed order
-    of legal actions.
+    of legal actions (the policy's figure never changes the ranking).
 
     ``time_budget`` (seconds; None or 0: none): the whole hint answers within
     it, give or take one search's check of the clock.  The clairvoyant orders
     take at most half of it, the belief search what is left (and at most
-    ``belief_seconds`` per attempt).  Orders not solved in time are left out,
+    ``belief_seconds`` per attempt); with ``achievable_games`` the belief
+    search stops at three quarters of it and the policy's games take what is
+    left until the end (games not finished are not counted: ``achievable_*``
+    says how many were).  Without a budget every one of the
+    ``achievable_games`` games is played.  Orders not solved in time are left out,
     and said so: sampled orders keep an honest estimate over fewer samples
     (a wider interval); a cut enumeration (``clairvoyant == "partial"``) gives
     the mean over the orders solved and, as its interval, proven bounds over
@@ -661,13 +704,17 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     clair_proven = valuer.exact
 
     # The belief search: exact if it completes, else depth-limited (an upper bound).
+    # With the policy's games to play it leaves them the last quarter of the budget.
+    belief_deadline = deadline
+    if deadline is not None and achievable_games > 0:
+        belief_deadline = t0 + 0.75 * time_budget
     achievable, depth, belief_values, beliefs, sampled_leaves = "none", None, None, 0, False
     attempts = [None, 0] if belief_seconds is None or belief_seconds > 0 else []
     for horizon in attempts:
         seconds, per_solve = belief_seconds, timeout
-        if deadline is not None:
+        if belief_deadline is not None:
             # within what is left of the budget, each leaf's solve too
-            left = deadline - time.perf_counter()
+            left = belief_deadline - time.perf_counter()
             if left <= 0:
                 break
             seconds = left if seconds is None else min(seconds, left)
@@ -732,13 +779,36 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
         rank = lambda i: (-values[i].clairvoyant_win_chance, -values[i].clairvoyant_mean_score, i)  # noqa: E731
     order_idx = sorted(range(len(values)), key=rank)
     ranked = tuple(values[i] for i in order_idx)
+
+    # The achievable figure of the recommended action: the policy played forward.
+    figure, reason, planned_games, stopped_games = "none", None, 0, False
+    if achievable_games <= 0:
+        reason = "not asked"
+    elif achievable == "exact":
+        reason = "not needed: the belief search is exact"
+    elif deadline is not None and deadline - time.perf_counter() <= 0:
+        reason = "no time left in the budget"
+        planned_games, stopped_games = achievable_games, True
+    else:
+        from .achievable import play_policy
+        games = play_policy(position, ranked[0].action, games=achievable_games, rng_seed=rng_seed,
+                            deadline=deadline, tt_mb=tt_mb, cache=cache, engine=engine)
+        valuer.nodes += games.nodes
+        planned_games, stopped_games = games.planned, games.stopped
+        if games.games:
+            figure = "lower_bound" if games.exact else "sampled_lower_bound"
+            ranked = (replace(ranked[0], achievable=games),) + ranked[1:]
+        else:
+            reason = "the budget ended before one game was finished"
     return Hint("belief", probe, ranked, (ranked[0].action,), exact=achievable == "exact",
                 orders=orders, distinct_orders=distinct, unseen=len(position.unseen),
                 rng_seed=None if clair_kind == "enumerated" else rng_seed, nodes=valuer.nodes,
                 solves=valuer.solves, seconds=time.perf_counter() - t0,
                 cache_hits=valuer.cache.hits - hits0, table=position, achievable=achievable, depth=depth,
                 beliefs=beliefs, clairvoyant=clair_kind, clairvoyant_proven=clair_proven,
-                sampled_leaves=sampled_leaves, budget=float(time_budget or 0.0), orders_planned=planned)
+                sampled_leaves=sampled_leaves, budget=float(time_budget or 0.0), orders_planned=planned,
+                achievable_figure=figure, achievable_reason=reason, achievable_planned=planned_games,
+                achievable_stopped=stopped_games)
 
 
 # ------------------------------------------------------- known bottom cards
