@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
+from .errors import InputError
 from .intervals import mean_ci_t, wilson
 
 # The rule played forward by the hint (decided by measurement, benchmarks/README.md
@@ -113,8 +114,8 @@ def play_policy(position, action, *, games: int, rng_seed: int, deadline: Option
     from .hints import unseen_orders
 
     t0 = time.perf_counter()
-    if games < 1:
-        raise ValueError("games must be at least 1")
+    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
+        raise InputError(f"games: expected a whole number of at least 1, got {games!r}")
     policy = TablePolicy(position.rules, orders=orders, exact_unseen=exact_unseen, rng_seed=rng_seed,
                          tt_mb=tt_mb, cache=cache, engine=engine)
     policy.deadline = deadline

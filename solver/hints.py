@@ -659,6 +659,8 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
 
     if samples < 1:
         raise PositionError("--samples must be at least 1")
+    if not isinstance(achievable_games, int) or isinstance(achievable_games, bool) or achievable_games < 0:
+        raise InputError(f"achievable games: expected a whole number of at least 0, got {_show(achievable_games)}")
     t0 = time.perf_counter()
     deadline = t0 + time_budget if time_budget else None
     probe = position.state(position.unseen)
