@@ -37,7 +37,9 @@ from .state import Avoid, Hero, PositionError, State, position_head
 DEFAULT_SAMPLES = 100
 DEFAULT_RNG_SEED = 1
 # Enumerate every distinct order of the unseen cards when there are at most
-# this many (or at most --samples, if larger): the hint is then exact.
+# this many (or at most --samples, if larger): the clairvoyant figure is then the
+# mean over every order, with no sampling error -- still a bound, never the value
+# of a player who cannot see the order.
 ENUMERATE_LIMIT = 720
 
 
