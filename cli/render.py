@@ -323,8 +323,9 @@ def ranking_digits(pairs, scale: float, most: int = 6) -> tuple:
 
 
 def _table_hint_lines(hint, pretty: bool) -> list:
-    """A real-table hint: the achievable figure (belief search) and the clairvoyant
-    bound, each named for what it is; never a clairvoyant figure called exact."""
+    """A real-table hint: the belief search's figure (exact, an upper bound, or none), the
+    clairvoyant bound, and under the best action the achievable figure of a named policy
+    (a sampled lower bound), each named for what it is; never a clairvoyant figure called exact."""
     out = []
     if hint.achievable == "exact":
         out.append(f"Real-table hint: exact for a player who cannot see the order of the "
@@ -365,7 +366,7 @@ def _table_hint_lines(hint, pretty: bool) -> list:
     out.append("")
     width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
     ci = hint.clairvoyant in ("sampled", "partial")
-    head = "achievable" if hint.achievable == "exact" else "upper bound" if hint.achievable == "upper_bound" else ""
+    head = "exact" if hint.achievable == "exact" else "upper bound" if hint.achievable == "upper_bound" else ""
     cw = 22 if ci else 7
     if head:
         out.append(f"  {'':<{width}}  {head + ' (order unseen)':<22}  clairvoyant bound (order seen)")
