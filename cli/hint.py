@@ -47,7 +47,7 @@ distinct orders when few, else --samples random orders drawn with
 --rng-seed, with 95% intervals).  When the belief figure is not exact, the
 recommended action also gets an achievable figure: the hint's own rule, which
 cannot see the order, played to the end over --samples orders (a lower bound
-estimate with 95% intervals and its number of games; in the last quarter of
+estimate with 95% intervals and its number of games; in the last 3/8 of
 --time, and --samples games with --time 0).
 Cards of the room are in row order (a carried card first).  Give the cards
 already gone (discarded, slain, drunk; the equipped weapon may be listed or

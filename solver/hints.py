@@ -587,6 +587,9 @@ class TableActionValue:
 
 
 DEFAULT_BELIEF_SECONDS = 5.0
+# Within a budget, with the achievable figure asked: the clairvoyant orders take at most
+# the first half, the belief search stops at this share, the policy's games take the rest.
+BELIEF_SHARE = 0.625
 
 
 def score_range(state: State) -> tuple:
@@ -646,8 +649,8 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     it, give or take one search's check of the clock.  The clairvoyant orders
     take at most half of it, the belief search what is left (and at most
     ``belief_seconds`` per attempt); with ``achievable_games`` the belief
-    search stops at three quarters of it and the policy's games take what is
-    left until the end (games not finished are not counted: ``achievable_*``
+    search stops at :data:`BELIEF_SHARE` (5/8) of it and the policy's games take
+    what is left until the end (games not finished are not counted: ``achievable_*``
     says how many were).  Without a budget every one of the
     ``achievable_games`` games is played.  Orders not solved in time are left out,
     and said so: sampled orders keep an honest estimate over fewer samples
@@ -708,10 +711,12 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     clair_proven = valuer.exact
 
     # The belief search: exact if it completes, else depth-limited (an upper bound).
-    # With the policy's games to play it leaves them the last quarter of the budget.
+    # With the policy's games to play it stops at BELIEF_SHARE of the budget and leaves
+    # them the rest (benchmarks/README.md, "Achievable figure": at 2 s no mid-game belief
+    # search that had not finished by then finished in the next half second).
     belief_deadline = deadline
     if deadline is not None and achievable_games > 0:
-        belief_deadline = t0 + 0.75 * time_budget
+        belief_deadline = t0 + BELIEF_SHARE * time_budget
     achievable, depth, belief_values, beliefs, sampled_leaves = "none", None, None, 0, False
     attempts = [None, 0] if belief_seconds is None or belief_seconds > 0 else []
     for horizon in attempts:
