@@ -795,6 +795,9 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
         reason = "not asked"
     elif achievable == "exact":
         reason = "not needed: the belief search is exact"
+    elif deadline is None and (max_nodes or timeout):
+        # the policy's every move rests on exact solves: per-search limits cannot bound them
+        reason = "not played under per-search limits (--max-nodes/--timeout): give --time instead"
     elif deadline is not None and deadline - time.perf_counter() <= 0:
         reason = "no time left in the budget"
         planned_games, stopped_games = achievable_games, True

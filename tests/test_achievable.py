@@ -189,6 +189,13 @@ def test_time_0_plays_the_fixed_number_of_games():
     assert top["achievable_win_chance_ci"] == [top["achievable_win_chance"]] * 2
 
 
+def test_per_search_limits_play_no_games_and_say_why():
+    d = check(json.loads(invoke([*ARGS, "--unseen", "2S 6H 7S 4D 3S 9C", "--samples", "5", "--max-nodes", "100000",
+                                 "--belief-seconds", "0", "--json"]).stdout))
+    assert d["budget"] == 0 and d["actions"][0]["achievable_games"] == 0
+    assert "--max-nodes" in d["achievable_reason"] and d["figures"]["achievable_win_chance"] == "none"
+
+
 def test_the_library_default_asks_no_games():
     pos = make_table_position(Rules(), **SIX)
     hint = table_hint(pos, samples=3, belief_seconds=0, cache=SolveCache(10))
