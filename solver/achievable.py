@@ -34,8 +34,8 @@ from .intervals import mean_ci_t, wilson
 # The rule played forward by the hint (decided by measurement, benchmarks/README.md
 # "Achievable figure"): the exact belief search with at most HINT_EXACT_UNSEEN unseen
 # cards, else the clairvoyant ranking over HINT_ORDERS orders drawn from the position.
-# explain's default (5 orders, belief search at <= 5 unseen) cost 0.3-1 s per mid-game
-# solo game (up to 3 s early), 2 orders 0.2-0.7 s, 1 order ~1.5x fewer seconds again but
+# explain's default (5 orders, belief search at <= 5 unseen) cost 0.3-2 s per mid-game
+# solo game (about 3 s from room 2), 2 orders 0.2-1 s, 1 order ~1.5x fewer seconds again but
 # lower scores; the hint's games have the last 3/8 of a 2 s budget (hints.BELIEF_SHARE).
 HINT_ORDERS = 2
 HINT_EXACT_UNSEEN = 4
