@@ -5,12 +5,15 @@ Two kinds of hint, and the output always says which one it is:
 * :func:`exact_hint` — a numbered deal or a written-out deck: the order of the
   dungeon is known, so every action gets its exact optimal score.
 * :func:`table_hint` — a real table: the player sees the room, the heroes and
-  what is gone, not the order of the face-down cards.  Each action gets two
+  what is gone, not the order of the face-down cards.  Each action gets its
   figures, named for what they are: the win chance and mean score a player
   who cannot see the order *achieves* (the belief search, exact when it
-  completes, else a depth-limited upper bound), and the *clairvoyant bound*
+  completes, else a depth-limited upper bound), the *clairvoyant bound*
   (the mean over orders of each order's exact optimum, as if the order were
-  seen; enumerated when the orders are few, else sampled with 95 % intervals).
+  seen; enumerated when the orders are few, else sampled with 95 % intervals),
+  and, for the recommended action when asked, what a named policy that cannot
+  see the order *achieved* over sampled orders (:mod:`.achievable`: a lower
+  bound estimate).
 
 Solved positions are kept in a process-wide LRU cache (lru-dict), so a game
 that asks many hints of one deal (``scoundrel-solve play``) solves each
@@ -612,9 +615,10 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                time_budget: Optional[float] = None, achievable_games: int = 0) -> Hint:
     """Rate every legal action when the order of the unseen cards is unknown.
 
-    Two figures per action (:class:`TableActionValue`):
+    The figures of each action (:class:`TableActionValue`; ``Hint.figures()``
+    names them):
 
-    * **achievable** — the belief search (:class:`.beliefsearch.CoreBeliefSearch`,
+    * **order unseen** — the belief search (:class:`.beliefsearch.CoreBeliefSearch`,
       in C; the pure-Python :class:`.beliefsearch.BeliefSearch` with the Python
       engine, with per-search limits ``max_nodes``/``timeout`` given without a
       budget, or past its unseen-card limit):
@@ -624,13 +628,12 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
       repeated depth-limited (``depth`` 0: the rest of this room decided
       without seeing the order, each following deal valued clairvoyantly),
       which is an **upper bound** (``"upper_bound"``); if that too runs out
-      of budget there is no achievable figure (``"none"``).
+      of budget there is no belief figure (``"none"``).
     * **clairvoyant** — each order (all distinct orders when there are at most
       ``max(samples, enumerate_limit)``, else ``samples`` random ones drawn with
       ``rng_seed``) solved exactly after the action, as if it were known: what
       a player who sees the order gets, an upper bound on the achievable one.
       The same orders serve every action.
-
     * **achievable by a policy** (``achievable_games`` > 0, and only when the
       belief figure is not exact): for the recommended action, the hint's own
       rule (:class:`.explain.TablePolicy` with :data:`.achievable.HINT_ORDERS`
@@ -800,7 +803,7 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
         reason = "not played under per-search limits (--max-nodes/--timeout): give --time instead"
     elif deadline is not None and deadline - time.perf_counter() <= 0:
         reason = "no time left in the budget"
-        planned_games, stopped_games = achievable_games, True
+        planned_games, stopped_games = min(distinct, achievable_games), True
     else:
         from .achievable import play_policy
         games = play_policy(position, ranked[0].action, games=achievable_games, rng_seed=rng_seed,
