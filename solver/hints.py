@@ -802,7 +802,7 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
         # the policy's every move rests on exact solves: per-search limits cannot bound them
         reason = "not played under per-search limits (--max-nodes/--timeout): give --time instead"
     elif deadline is not None and deadline - time.perf_counter() <= 0:
-        reason = "no time left in the budget"
+        reason = "the budget ended before one game was finished"   # none could start
         planned_games, stopped_games = min(distinct, achievable_games), True
     else:
         from .achievable import play_policy
