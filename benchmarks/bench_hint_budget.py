@@ -20,10 +20,16 @@ Modes ``solo-table`` and ``coop-table`` ask the real-table hint of the same kind
 of positions (the order hidden, the avoided rooms known at the bottom) within
 the same budget: wall time, how often the belief search gave an exact or an
 upper-bound figure, and the share of the planned clairvoyant orders solved.
+Each position is asked twice, cold each time, side by side: without the
+achievable figure (``achievable_games=0``, the library's default) and with it
+(``--samples`` games, as ``hint`` asks): how often the figure is present, its
+games, its interval widths, the gap clairvoyant minus achievable of the
+recommended action (mean score and win chance), and both wall times.
 
     python benchmarks/bench_hint_budget.py --positions 50 --exact-subset 5
     python benchmarks/bench_hint_budget.py --modes coop --positions 200 --time 2 --out results/budget-coop.jsonl
     python benchmarks/bench_hint_budget.py --modes solo-table,coop-table --positions 50
+    python benchmarks/bench_hint_budget.py --modes solo-table,coop-table --positions 30 --out results/achievable.jsonl
 """
 from __future__ import annotations
 
@@ -41,7 +47,7 @@ if str(ROOT) not in sys.path:
 
 import scoundrel_solver.budget as budget  # noqa: E402
 import scoundrel_solver.hints as hints  # noqa: E402
-from scoundrel_solver import Rules, State, deal  # noqa: E402
+from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
 
 
 def random_position(rnd: random.Random, rules: Rules, with_bottom: bool = False):
@@ -68,31 +74,79 @@ def random_position(rnd: random.Random, rules: Rules, with_bottom: bool = False)
 
 
 def table_mode(args, mode: str, out) -> None:
-    """The real-table hint within ``--time`` on random mid-game positions."""
+    """The real-table hint within ``--time`` on random mid-game positions, without and
+    with the achievable figure (solver/achievable.py), side by side."""
     rules = Rules(mode=mode.split("-")[0])
     rnd = random.Random(f"{args.rng_seed}-{mode}")
-    walls, kinds, solved, planned = [], {}, 0, 0
+    walls, walls0, kinds, kinds0, solved, planned = [], [], {}, {}, 0, 0
+    present, games, win_w, mean_w, gap_mean, gap_win, pair_gap, stopped = 0, [], [], [], [], [], [], 0
     for _ in range(args.positions):
         seed, moves, state, known = random_position(rnd, rules, with_bottom=True)
         position = hints.TablePosition.from_state(state, known)
         cold()
         t0 = time.perf_counter()
-        h = hints.table_hint(position, time_budget=args.time)
+        h0 = hints.table_hint(position, time_budget=args.time, samples=args.samples)
+        wall0 = time.perf_counter() - t0
+        cold()
+        t0 = time.perf_counter()
+        h = hints.table_hint(position, time_budget=args.time, samples=args.samples, achievable_games=args.samples)
         wall = time.perf_counter() - t0
         walls.append(wall)
+        walls0.append(wall0)
         kinds[h.achievable] = kinds.get(h.achievable, 0) + 1
+        kinds0[h0.achievable] = kinds0.get(h0.achievable, 0) + 1
         solved, planned = solved + h.orders, planned + h.orders_planned
+        best = h.actions[0]
+        g = best.achievable
         row = {"mode": mode, "seed": seed, "moves": moves, "room": state.rooms_done + 1,
                "unseen": len(position.unseen), "achievable": h.achievable, "clairvoyant": h.clairvoyant,
-               "orders": h.orders, "orders_planned": h.orders_planned, "seconds": round(wall, 4)}
+               "orders": h.orders, "orders_planned": h.orders_planned, "seconds": round(wall, 4),
+               "achievable_without": h0.achievable, "seconds_without": round(wall0, 4),
+               "best": str(best.action), "policy_figure": h.achievable_figure, "policy_reason": h.achievable_reason,
+               "policy_games": g.games if g else 0, "policy_planned": h.achievable_planned,
+               "policy_stopped": h.achievable_stopped}
+        stopped += h.achievable_stopped
+        if g is not None and g.games:
+            present += 1
+            games.append(g.games)
+            wc, mc = g.win_ci, g.mean_ci
+            win_w.append(wc[1] - wc[0])
+            if mc is not None:
+                mean_w.append(mc[1] - mc[0])
+            gap_mean.append(best.clairvoyant_mean_score - g.mean_score)
+            gap_win.append(best.clairvoyant_win_chance - g.win_chance)
+            # pairwise: each game's order solved as if seen (after the timing; mostly from the
+            # cache, the hint solved these orders first), never below the game's score
+            seen = [solve(state=position.state(o).play(g.action)).score for o in g.orders]
+            assert all(c >= p for c, p in zip(seen, g.scores)), (seed, moves)
+            pair_gap.append((sum(seen) - sum(g.scores)) / len(seen))
+            row.update(pairwise_clairvoyant_mean=round(sum(seen) / len(seen), 3))
+            row.update(policy_win=g.win_chance, policy_win_ci=wc, policy_mean=round(g.mean_score, 3),
+                       policy_mean_ci=mc, clairvoyant_win=best.clairvoyant_win_chance,
+                       clairvoyant_mean=round(best.clairvoyant_mean_score, 3))
         if out:
             out.write(json.dumps(row) + "\n")
             out.flush()
         print(json.dumps(row), file=sys.stderr)
-    shares = ", ".join(f"{k} {100 * v / len(walls):.0f} %" for k, v in sorted(kinds.items()))
-    print(f"{mode}: {len(walls)} positions at --time {args.time:g}: median {statistics.median(walls):.2f} s, "
-          f"p95 {pct(walls, 0.95):.2f} s, max {max(walls):.2f} s; achievable figure: {shares}; "
-          f"clairvoyant orders solved {100 * solved / planned:.1f} % of {planned:,} planned")
+    n = len(walls)
+    shares = lambda k: ", ".join(f"{a} {100 * v / n:.0f} %" for a, v in sorted(k.items()))  # noqa: E731
+    print(f"{mode}: {n} positions at --time {args.time:g}, --samples {args.samples}")
+    print(f"  without the achievable figure: median {statistics.median(walls0):.2f} s, p95 {pct(walls0, 0.95):.2f} s, "
+          f"max {max(walls0):.2f} s; belief figure: {shares(kinds0)}")
+    print(f"  with it: median {statistics.median(walls):.2f} s, p95 {pct(walls, 0.95):.2f} s, max {max(walls):.2f} s; "
+          f"belief figure: {shares(kinds)}; clairvoyant orders solved {100 * solved / planned:.1f} % of "
+          f"{planned:,} planned")
+    needed = n - kinds.get("exact", 0)
+    print(f"  achievable figure present in {present} of {n} positions ({present} of the {needed} whose belief "
+          f"figure is not exact); budget stopped the games in {stopped}")
+    if games:
+        print(f"  games: median {statistics.median(games):g}, min {min(games)}, max {max(games)}; "
+              f"95% interval width: win median {100 * statistics.median(win_w):.0f} points, mean score median "
+              f"{statistics.median(mean_w) if mean_w else float('nan'):.1f} ({len(mean_w)} with >= 2 games)")
+        print(f"  clairvoyant minus achievable (recommended action): mean score {statistics.mean(gap_mean):+.1f} "
+              f"(median {statistics.median(gap_mean):+.1f}), win chance {100 * statistics.mean(gap_win):+.1f} points; "
+              f"pairwise over the games' own orders: mean score {statistics.mean(pair_gap):+.1f} "
+              f"(min {min(pair_gap):+.1f}, never negative per game)")
 
 
 def cold():
@@ -113,6 +167,8 @@ def main(argv=None):
     ap.add_argument("--time", type=float, default=budget.DEFAULT_TIME)
     ap.add_argument("--workers", type=int, default=budget.DEFAULT_WORKERS)
     ap.add_argument("--exact-subset", type=int, default=5, help="positions also solved with --time 0")
+    ap.add_argument("--samples", type=int, default=hints.DEFAULT_SAMPLES,
+                    help="table modes: orders of the clairvoyant figure and the policy's games")
     ap.add_argument("--rng-seed", type=int, default=2025)
     ap.add_argument("--out", type=Path, default=None, help="one JSON line per position")
     args = ap.parse_args(argv)

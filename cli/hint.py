@@ -38,12 +38,17 @@ Real table (the order of the face-down cards is unknown):
   scoundrel-solve hint --mode coop --room "5S 9D 2H" --health 14,18 --leader 2 \\
       --weapon none,4D --unseen "KC 3S 7H 2C JS 8H"
   scoundrel-solve hint --position pos.json       (pos.json: as in docs/hints.md; docs/json.md)
-Each action gets two figures.  Achievable: the win chance and mean score of
-the best play for a player who cannot see the order (a belief search; exact
-when it finishes within --belief-seconds, else an upper bound from a search
-that treats later deals as if seen, else not given).  Clairvoyant bound: each
-order solved as if it were known (all distinct orders when few, else
---samples random orders drawn with --rng-seed, with 95% intervals).
+Each action gets up to three figures, named for what they are.  Order unseen:
+the win chance and mean score of the best play for a player who cannot see
+the order (a belief search; exact when it finishes within --belief-seconds,
+else an upper bound from a search that treats later deals as if seen, else
+not given).  Clairvoyant bound: each order solved as if it were known (all
+distinct orders when few, else --samples random orders drawn with
+--rng-seed, with 95% intervals).  When the belief figure is not exact, the
+recommended action also gets an achievable figure: the hint's own rule, which
+cannot see the order, played to the end over --samples orders (a lower bound
+estimate with 95% intervals and its number of games; in the last 3/8 of
+--time, and --samples games with --time 0).
 Cards of the room are in row order (a carried card first).  Give the cards
 already gone (discarded, slain, drunk; the equipped weapon may be listed or
 not) with --gone, or the face-down cards with --unseen; cards known to lie
@@ -232,7 +237,8 @@ def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rn
             _show_explain(why, None, as_json, pretty)
             return
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds, time_budget=table_budget(budget, max_nodes, timeout) or None)
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds,
+                          time_budget=table_budget(budget, max_nodes, timeout) or None, achievable_games=samples)
         _show(hint, None, as_json, pretty, position)
         return
     set_flags = [k for k in TABLE_FLAGS if typed(ctx, k)]
@@ -253,7 +259,8 @@ def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rn
             _show_explain(why, chosen, as_json, pretty, moves=len(flat))
             return
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
-                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds, time_budget=table_budget(budget, max_nodes, timeout) or None)
+                          tt_mb=min(tt_mb, 256), belief_seconds=belief_seconds,
+                          time_budget=table_budget(budget, max_nodes, timeout) or None, achievable_games=samples)
         _show(hint, chosen, as_json, pretty, position, moves=len(flat))
         return
     _one_budget(ctx, table=False)

@@ -279,7 +279,7 @@ class Session:
                 hint = table_hint(position, samples=int(samples), rng_seed=DEFAULT_RNG_SEED,
                                   tt_mb=min(self.tt_mb, TABLE_TT_MB), time_budget=table_budget(self.budget, self.search.get("max_nodes"),
                                                            self.search.get("timeout")) or None,
-                                  **self.search)
+                                  achievable_games=int(samples), **self.search)
                 self.table_hints += 1
                 face_down = render.hint_position(state, self.pretty, position)[-1]
             else:

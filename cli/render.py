@@ -323,8 +323,9 @@ def ranking_digits(pairs, scale: float, most: int = 6) -> tuple:
 
 
 def _table_hint_lines(hint, pretty: bool) -> list:
-    """A real-table hint: the achievable figure (belief search) and the clairvoyant
-    bound, each named for what it is; never a clairvoyant figure called exact."""
+    """A real-table hint: the belief search's figure (exact, an upper bound, or none), the
+    clairvoyant bound, and under the best action the achievable figure of a named policy
+    (a sampled lower bound), each named for what it is; never a clairvoyant figure called exact."""
     out = []
     if hint.achievable == "exact":
         out.append(f"Real-table hint: exact for a player who cannot see the order of the "
@@ -361,10 +362,11 @@ def _table_hint_lines(hint, pretty: bool) -> list:
         line += f" ({who}: win {100 * float(best.win_chance):.0f} %, mean {signed(f'{float(best.mean_score):.1f}')}"
         line += f"; seeing the order (clairvoyant bound): win {100 * best.clairvoyant_win_chance:.0f} %)"
     out.append(line)
+    out.extend(_achievable_lines(hint, pretty))
     out.append("")
     width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
     ci = hint.clairvoyant in ("sampled", "partial")
-    head = "achievable" if hint.achievable == "exact" else "upper bound" if hint.achievable == "upper_bound" else ""
+    head = "exact" if hint.achievable == "exact" else "upper bound" if hint.achievable == "upper_bound" else ""
     cw = 22 if ci else 7
     if head:
         out.append(f"  {'':<{width}}  {head + ' (order unseen)':<22}  clairvoyant bound (order seen)")
@@ -392,6 +394,36 @@ def _table_hint_lines(hint, pretty: bool) -> list:
             row += f"{_pct(a.win_chance, wd):<7}  {_num(a.mean_score, md):<12}  "
         out.append(row + f"{cwin:<{cw}}  {cmean}")
     return out
+
+
+def _achievable_lines(hint, pretty: bool) -> list:
+    """The achievable figure of the recommended action (a named policy played over sampled
+    orders: a lower bound estimate), next to its clairvoyant bound; or why there is none."""
+    best = hint.actions[0]
+    games = getattr(best, "achievable", None)
+    reason = getattr(hint, "achievable_reason", None)
+    if games is None or not games.games:
+        if reason in (None, "not asked", "not needed: the belief search is exact"):
+            return []
+        return [f"Achievable by a policy: not given ({reason})."]
+    how = "every order" if games.exact else "sampled"
+    n = f"{games.games:,} game{'s' if games.games != 1 else ''}"
+    if games.stopped:
+        n += f" of {games.planned:,} planned; the {hint.budget:g} s budget stopped the rest"
+    win = f"win {100 * games.win_chance:.0f} %"
+    wc = games.win_ci
+    if wc is not None and not games.exact:
+        win += f" [{100 * wc[0]:.0f}\u2013{100 * wc[1]:.0f} %]"
+    mean = f"mean {signed(f'{games.mean_score:.1f}')}"
+    mc = games.mean_ci
+    if mc is not None and not games.exact:
+        mean += f" [{signed(f'{mc[0]:.1f}')} to {signed(f'{mc[1]:.1f}')}]"
+    elif mc is None:
+        mean += " [no interval from one game]"
+    return [f"  achievable by policy {games.policy} ({how}, {n}): {win}, {mean}",
+            f"  (a lower bound: the hint's own rule, which cannot see the order, played to the end; "
+            f"clairvoyant bound for {action_text(best.action, pretty)}: win "
+            f"{100 * best.clairvoyant_win_chance:.0f} %, mean {signed(f'{best.clairvoyant_mean_score:.1f}')})"]
 
 
 # ------------------------------------------------------------------ explain

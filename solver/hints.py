@@ -5,12 +5,15 @@ Two kinds of hint, and the output always says which one it is:
 * :func:`exact_hint` — a numbered deal or a written-out deck: the order of the
   dungeon is known, so every action gets its exact optimal score.
 * :func:`table_hint` — a real table: the player sees the room, the heroes and
-  what is gone, not the order of the face-down cards.  Each action gets two
+  what is gone, not the order of the face-down cards.  Each action gets its
   figures, named for what they are: the win chance and mean score a player
   who cannot see the order *achieves* (the belief search, exact when it
-  completes, else a depth-limited upper bound), and the *clairvoyant bound*
+  completes, else a depth-limited upper bound), the *clairvoyant bound*
   (the mean over orders of each order's exact optimum, as if the order were
-  seen; enumerated when the orders are few, else sampled with 95 % intervals).
+  seen; enumerated when the orders are few, else sampled with 95 % intervals),
+  and, for the recommended action when asked, what a named policy that cannot
+  see the order *achieved* over sampled orders (:mod:`.achievable`: a lower
+  bound estimate).
 
 Solved positions are kept in a process-wide LRU cache (lru-dict), so a game
 that asks many hints of one deal (``scoundrel-solve play``) solves each
@@ -37,7 +40,9 @@ from .state import Avoid, Hero, PositionError, State, position_head
 DEFAULT_SAMPLES = 100
 DEFAULT_RNG_SEED = 1
 # Enumerate every distinct order of the unseen cards when there are at most
-# this many (or at most --samples, if larger): the hint is then exact.
+# this many (or at most --samples, if larger): the clairvoyant figure is then the
+# mean over every order, with no sampling error -- still a bound, never the value
+# of a player who cannot see the order.
 ENUMERATE_LIMIT = 720
 
 
@@ -219,6 +224,20 @@ class Hint:
     clairvoyant: Optional[str] = None  # the clairvoyant figures: "enumerated" or "sampled" orders
     clairvoyant_proven: bool = True   # no search limit was hit on a clairvoyant order
     sampled_leaves: bool = False      # depth-limited: some leaf's clairvoyant value was sampled
+    # the achievable figure of the recommended action (solver/achievable.py): "sampled_lower_bound",
+    # "lower_bound" (every order played: exact for the policy), or "none" (with the reason)
+    achievable_figure: str = "none"
+    achievable_reason: Optional[str] = None
+    achievable_planned: int = 0       # games it set out to play (0: none asked)
+    achievable_stopped: bool = False  # the budget stopped the games before every planned one
+
+    def figures(self) -> dict:
+        """Table hints: what each figure of an action is (JSON ``figures``), keyed by its name."""
+        belief = {"exact": "exact", "upper_bound": "belief_upper_bound"}.get(self.achievable, "none")
+        return {"win_chance": belief, "mean_score": belief,
+                "clairvoyant_win_chance": "clairvoyant_upper_bound",
+                "clairvoyant_mean_score": "clairvoyant_upper_bound",
+                "achievable_win_chance": self.achievable_figure, "achievable_mean_score": self.achievable_figure}
 
     @property
     def best(self):
@@ -248,7 +267,9 @@ class Hint:
                      sampled_leaves=self.sampled_leaves, clairvoyant=self.clairvoyant,
                      clairvoyant_proven=self.clairvoyant_proven, budget=self.budget, orders=self.orders,
                      orders_planned=self.orders_planned,
-                     distinct_orders=self.distinct_orders, unseen=self.unseen, rng_seed=self.rng_seed)
+                     distinct_orders=self.distinct_orders, unseen=self.unseen, rng_seed=self.rng_seed,
+                     figures=self.figures(), achievable_reason=self.achievable_reason,
+                     achievable_planned=self.achievable_planned, achievable_stopped=self.achievable_stopped)
         d.update(nodes=self.nodes, solves=self.solves, seconds=round(self.seconds, 6))
         return d
 
@@ -543,19 +564,35 @@ class TableActionValue:
     clairvoyant_mean_low: Optional[float] = None
     clairvoyant_mean_high: Optional[float] = None
     samples: int = 0
+    # the recommended action only: a policy that cannot see the order played forward
+    # (solver/achievable.py), a lower bound estimate; None where not played
+    achievable: Optional[object] = None     # achievable.PolicyGames
 
     def as_dict(self) -> dict:
         """``$defs/table_action_value`` of the schema; missing figures are null."""
         f = lambda x, d: _figure(None if x is None else float(x), d)  # noqa: E731
+        g = self.achievable
+        games = g.games if g is not None else 0
+        wc = g.win_ci if games else None
+        mc = g.mean_ci if games else None
         return {"action": str(self.action), "win_chance": f(self.win_chance, 6),
                 "mean_score": f(self.mean_score, 4), "exact": self.exact,
                 "clairvoyant_win_chance": f(self.clairvoyant_win_chance, 6),
                 "clairvoyant_win_ci95": [f(self.clairvoyant_win_low, 6), f(self.clairvoyant_win_high, 6)],
                 "clairvoyant_mean_score": f(self.clairvoyant_mean_score, 4),
-                "clairvoyant_mean_ci95": [f(self.clairvoyant_mean_low, 4), f(self.clairvoyant_mean_high, 4)]}
+                "clairvoyant_mean_ci95": [f(self.clairvoyant_mean_low, 4), f(self.clairvoyant_mean_high, 4)],
+                "achievable_win_chance": f(g.win_chance, 6) if games else None,
+                "achievable_win_chance_ci": None if wc is None else [f(x, 6) for x in wc],
+                "achievable_mean_score": f(g.mean_score, 4) if games else None,
+                "achievable_mean_score_ci": None if mc is None else [f(x, 4) for x in mc],
+                "achievable_games": games,
+                "achievable_policy": None if g is None else g.policy}
 
 
 DEFAULT_BELIEF_SECONDS = 5.0
+# Within a budget, with the achievable figure asked: the clairvoyant orders take at most
+# the first half, the belief search stops at this share, the policy's games take the rest.
+BELIEF_SHARE = 0.625
 
 
 def score_range(state: State) -> tuple:
@@ -575,12 +612,13 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                tt_mb: int = 64, max_nodes=None, timeout=None, cache: Optional[SolveCache] = None,
                engine: Optional[str] = None, enumerate_limit: int = ENUMERATE_LIMIT,
                belief_seconds: Optional[float] = DEFAULT_BELIEF_SECONDS, max_beliefs: Optional[int] = None,
-               time_budget: Optional[float] = None) -> Hint:
+               time_budget: Optional[float] = None, achievable_games: int = 0) -> Hint:
     """Rate every legal action when the order of the unseen cards is unknown.
 
-    Two figures per action (:class:`TableActionValue`):
+    The figures of each action (:class:`TableActionValue`; ``Hint.figures()``
+    names them):
 
-    * **achievable** — the belief search (:class:`.beliefsearch.CoreBeliefSearch`,
+    * **order unseen** — the belief search (:class:`.beliefsearch.CoreBeliefSearch`,
       in C; the pure-Python :class:`.beliefsearch.BeliefSearch` with the Python
       engine, with per-search limits ``max_nodes``/``timeout`` given without a
       budget, or past its unseen-card limit):
@@ -590,21 +628,34 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
       repeated depth-limited (``depth`` 0: the rest of this room decided
       without seeing the order, each following deal valued clairvoyantly),
       which is an **upper bound** (``"upper_bound"``); if that too runs out
-      of budget there is no achievable figure (``"none"``).
+      of budget there is no belief figure (``"none"``).
     * **clairvoyant** — each order (all distinct orders when there are at most
       ``max(samples, enumerate_limit)``, else ``samples`` random ones drawn with
       ``rng_seed``) solved exactly after the action, as if it were known: what
       a player who sees the order gets, an upper bound on the achievable one.
       The same orders serve every action.
+    * **achievable by a policy** (``achievable_games`` > 0, and only when the
+      belief figure is not exact): for the recommended action, the hint's own
+      rule (:class:`.explain.TablePolicy` with :data:`.achievable.HINT_ORDERS`
+      orders, exact belief search at :data:`.achievable.HINT_EXACT_UNSEEN`
+      unseen cards or fewer) played to the end of the game over
+      ``achievable_games`` orders (every distinct order when at most that
+      many, else the first of the seeded sequence, as the clairvoyant
+      figure's): a **lower bound estimate** with its 95 % intervals
+      (:mod:`.achievable`).
 
-    Actions are ranked by the achievable figure (win chance, then mean score)
+    Actions are ranked by the belief figure (win chance, then mean score)
     when there is one, else by the clairvoyant figure, then by the fixed order
-    of legal actions.
+    of legal actions (the policy's figure never changes the ranking).
 
     ``time_budget`` (seconds; None or 0: none): the whole hint answers within
     it, give or take one search's check of the clock.  The clairvoyant orders
     take at most half of it, the belief search what is left (and at most
-    ``belief_seconds`` per attempt).  Orders not solved in time are left out,
+    ``belief_seconds`` per attempt); with ``achievable_games`` the belief
+    search stops at :data:`BELIEF_SHARE` (5/8) of it and the policy's games take
+    what is left until the end (games not finished are not counted: ``achievable_*``
+    says how many were).  Without a budget every one of the
+    ``achievable_games`` games is played.  Orders not solved in time are left out,
     and said so: sampled orders keep an honest estimate over fewer samples
     (a wider interval); a cut enumeration (``clairvoyant == "partial"``) gives
     the mean over the orders solved and, as its interval, proven bounds over
@@ -616,6 +667,8 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
 
     if samples < 1:
         raise PositionError("--samples must be at least 1")
+    if not isinstance(achievable_games, int) or isinstance(achievable_games, bool) or achievable_games < 0:
+        raise InputError(f"achievable games: expected a whole number of at least 0, got {_show(achievable_games)}")
     t0 = time.perf_counter()
     deadline = t0 + time_budget if time_budget else None
     probe = position.state(position.unseen)
@@ -661,13 +714,19 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     clair_proven = valuer.exact
 
     # The belief search: exact if it completes, else depth-limited (an upper bound).
+    # With the policy's games to play it stops at BELIEF_SHARE of the budget and leaves
+    # them the rest (benchmarks/README.md, "Achievable figure": at 2 s no mid-game belief
+    # search that had not finished by then finished in the next half second).
+    belief_deadline = deadline
+    if deadline is not None and achievable_games > 0:
+        belief_deadline = t0 + BELIEF_SHARE * time_budget
     achievable, depth, belief_values, beliefs, sampled_leaves = "none", None, None, 0, False
     attempts = [None, 0] if belief_seconds is None or belief_seconds > 0 else []
     for horizon in attempts:
         seconds, per_solve = belief_seconds, timeout
-        if deadline is not None:
+        if belief_deadline is not None:
             # within what is left of the budget, each leaf's solve too
-            left = deadline - time.perf_counter()
+            left = belief_deadline - time.perf_counter()
             if left <= 0:
                 break
             seconds = left if seconds is None else min(seconds, left)
@@ -732,13 +791,39 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
         rank = lambda i: (-values[i].clairvoyant_win_chance, -values[i].clairvoyant_mean_score, i)  # noqa: E731
     order_idx = sorted(range(len(values)), key=rank)
     ranked = tuple(values[i] for i in order_idx)
+
+    # The achievable figure of the recommended action: the policy played forward.
+    figure, reason, planned_games, stopped_games = "none", None, 0, False
+    if achievable_games <= 0:
+        reason = "not asked"
+    elif achievable == "exact":
+        reason = "not needed: the belief search is exact"
+    elif deadline is None and (max_nodes or timeout):
+        # the policy's every move rests on exact solves: per-search limits cannot bound them
+        reason = "not played under per-search limits (--max-nodes/--timeout): give --time instead"
+    elif deadline is not None and deadline - time.perf_counter() <= 0:
+        reason = "the budget ended before one game was finished"   # none could start
+        planned_games, stopped_games = min(distinct, achievable_games), True
+    else:
+        from .achievable import play_policy
+        games = play_policy(position, ranked[0].action, games=achievable_games, rng_seed=rng_seed,
+                            deadline=deadline, tt_mb=tt_mb, cache=cache, engine=engine)
+        valuer.nodes += games.nodes
+        planned_games, stopped_games = games.planned, games.stopped
+        if games.games:
+            figure = "lower_bound" if games.exact else "sampled_lower_bound"
+            ranked = (replace(ranked[0], achievable=games),) + ranked[1:]
+        else:
+            reason = "the budget ended before one game was finished"
     return Hint("belief", probe, ranked, (ranked[0].action,), exact=achievable == "exact",
                 orders=orders, distinct_orders=distinct, unseen=len(position.unseen),
                 rng_seed=None if clair_kind == "enumerated" else rng_seed, nodes=valuer.nodes,
                 solves=valuer.solves, seconds=time.perf_counter() - t0,
                 cache_hits=valuer.cache.hits - hits0, table=position, achievable=achievable, depth=depth,
                 beliefs=beliefs, clairvoyant=clair_kind, clairvoyant_proven=clair_proven,
-                sampled_leaves=sampled_leaves, budget=float(time_budget or 0.0), orders_planned=planned)
+                sampled_leaves=sampled_leaves, budget=float(time_budget or 0.0), orders_planned=planned,
+                achievable_figure=figure, achievable_reason=reason, achievable_planned=planned_games,
+                achievable_stopped=stopped_games)
 
 
 # ------------------------------------------------------- known bottom cards

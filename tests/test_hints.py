@@ -299,6 +299,12 @@ def test_cli_illegal_move_names_move_room_and_reason():
     assert err.startswith("error: ") and "avoid" in err and "room 2" in err and err.count("\n") == 1
 
 
+def _without_games(actions):
+    """A table hint's actions without the achievable figure: within the default --time how many
+    of the policy's games finish depends on the machine (tests/test_achievable.py checks them)."""
+    return [{k: v for k, v in a.items() if not k.startswith("achievable_")} for a in actions]
+
+
 def test_cli_real_table_hint_and_position_file(tmp_path):
     args = ["hint", "--room", "3C QC 8D KC", "--health", "6", "--weapon", "7D", "--last-kill", "12",
             "--gone", "5D 3H 7C 4H 9H AC QS 2C", "--samples", "6", "--json"]
@@ -307,7 +313,7 @@ def test_cli_real_table_hint_and_position_file(tmp_path):
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(out["position"]))
     again = json.loads(_run("hint", "--position", str(path), "--samples", "6", "--json").stdout)
-    assert again["actions"] == out["actions"]
+    assert _without_games(again["actions"]) == _without_games(out["actions"])
     text = _run(*args[:-1]).stdout
     assert "Clairvoyant bound: 6 random orders" in text and "95%" in text
     assert "exact" not in text.replace("exact for a player who cannot see", "")
@@ -321,7 +327,7 @@ def test_cli_seeded_table_hint_equals_typed_position():
     typed = json.loads(_run("hint", "--room", " ".join(pos["room"]), "--avoided", "--unseen",
                             " ".join(pos["unseen"]), "--bottom", " ".join(pos["bottom"]),
                             "--samples", "4", "--json").stdout)
-    assert typed["actions"] == seeded["actions"]
+    assert _without_games(typed["actions"]) == _without_games(seeded["actions"])
 
 
 def test_cli_enumerated_hint_says_exact():

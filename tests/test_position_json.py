@@ -94,7 +94,11 @@ def test_table_hint_position_gives_the_same_hint(tmp_path, args):
     samples = ["--samples", "4"] if "--samples" in args else []
     samples += ["--time", "0"] if "--time" in args else []
     again = json.loads(hint_of_file(tmp_path, out["position"], *samples, "--json").stdout)
-    assert again["actions"] == out["actions"] and again["position"] == out["position"]
+    # within the default --time, how many of the policy's games (the achievable_* figures) finish
+    # depends on the machine: compared without them (tests/test_achievable.py checks them)
+    strip = lambda actions: [{k: v for k, v in a.items() if not k.startswith("achievable_")}  # noqa: E731
+                             for a in actions]
+    assert strip(again["actions"]) == strip(out["actions"]) and again["position"] == out["position"]
 
 
 def test_the_position_of_a_coop_hint_reads_back(tmp_path):

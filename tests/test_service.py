@@ -105,7 +105,11 @@ def test_real_table_hint_from_a_position(client):
     by_flags = checked(client.get("/api/hint", params={"room": "3C QC 8D KC", "health": 6, "weapon": "7D",
                                                        "last_kill": 12, "gone": "5D 3H 7C 4H 9H AC QS 2C",
                                                        "samples": 5}))
-    assert by_flags["actions"] == got["actions"]
+    # how many of the policy's games (achievable_*) finish within the budget depends on the
+    # machine: compared without them (tests/test_achievable.py checks them)
+    strip = lambda actions: [{k: v for k, v in a.items() if not k.startswith("achievable_")}  # noqa: E731
+                             for a in actions]
+    assert strip(by_flags["actions"]) == strip(got["actions"])
 
 
 def test_openapi_and_docs(client):

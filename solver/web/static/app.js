@@ -276,8 +276,19 @@ async function tableHint() {
       : "not given (the belief search was too big for its budget)";
     const how = h.clairvoyant === "enumerated" ? `all ${h.orders} orders of the unseen cards`
       : `${h.orders} random orders of the ${h.unseen} unseen cards`;
+    // The third figure, the recommended action's only: a named policy that cannot see the
+    // order, played to the end over sampled orders (a lower bound estimate, with its games).
+    const top = h.actions[0];
+    const range = (ci, f) => (ci == null ? "" : ` [${f(ci[0])} to ${f(ci[1])}]`);
+    const byPolicy = top.achievable_games > 0
+      ? ` Achievable by policy ${top.achievable_policy} (${h.figures.achievable_win_chance === "lower_bound"
+        ? "every order" : "sampled"}, ${top.achievable_games} games): win ${pct(top.achievable_win_chance)}` +
+        `${range(top.achievable_win_chance_ci, pct)}, mean ${num(top.achievable_mean_score)}` +
+        `${range(top.achievable_mean_score_ci, num)} after ${top.action}, a lower bound.`
+      : "";
     const note = `At a real table the order is unknown. Order unseen: ${achievable}. ` +
-      `Clairvoyant bound: ${how}, each solved as if seen (a player who cannot see the order may do worse).`;
+      `Clairvoyant bound: ${how}, each solved as if seen (a player who cannot see the order may do worse).` +
+      byPolicy;
     $("#hint-table").replaceChildren(hintTable("Real-table hint", note,
       ["action", "win (order unseen)", "mean (order unseen)", "win (clairvoyant)", "mean (clairvoyant)"], rows));
     $("#hint-table").dataset.best = h.best;
