@@ -207,6 +207,22 @@ cdef int report(Search *s) noexcept nogil:
     return s.aborted
 
 
+cdef inline Outcome *_next_child(Outcome *buf, int i, int count, uint32_t salt) noexcept nogil:
+    """Bring the first of ``buf[i:count]`` in the order of _cmp_order to ``buf[i]`` and
+    return it: selection, not a sort, since most children are cut by their bound and a
+    full sort would be wasted work."""
+    cdef int j, sel = i
+    cdef Outcome tmp
+    for j in range(i + 1, count):
+        if _cmp_order(&buf[j], &buf[sel], salt) < 0:
+            sel = j
+    if sel != i:
+        tmp = buf[i]
+        buf[i] = buf[sel]
+        buf[sel] = tmp
+    return &buf[i]
+
+
 cdef int expand(Search *s, int depth, int n, int count, int alpha, int ub, int leader,
                 long long *work) noexcept nogil:
     """Search the outcomes ``out[depth][:count]`` of the room start in ``S[depth]``."""
@@ -214,22 +230,10 @@ cdef int expand(Search *s, int depth, int n, int count, int alpha, int ub, int l
     cdef Outcome *o
     cdef int best = NEG, i, v, a, m
     cdef long long before
-    cdef int j, sel
-    cdef Outcome tmp
     for i in range(count):
         if best >= ub or best >= s.beta:
             break
-        # the next child in the order of _cmp_order, by selection: most
-        # children are cut by their bound, so a full sort is wasted work
-        sel = i
-        for j in range(i + 1, count):
-            if _cmp_order(&buf[j], &buf[sel], s.order_salt) < 0:
-                sel = j
-        if sel != i:
-            tmp = buf[i]
-            buf[i] = buf[sel]
-            buf[sel] = tmp
-        o = &buf[i]
+        o = _next_child(buf, i, count, s.order_salt)
         if o.terminal:
             if o.score > best:
                 best = o.score
@@ -710,8 +714,7 @@ cdef bint walk(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok
     cdef Outcome *buf
     cdef Outcome *o
     cdef Outcome *found
-    cdef Outcome tmp
-    cdef int i, j, sel, m = n, v
+    cdef int i, m = n, v
     while True:
         buf = s.out[depth]
         if count < 0:
@@ -727,15 +730,7 @@ cdef bint walk(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok
                 return False
         found = NULL
         for i in range(count):
-            sel = i
-            for j in range(i + 1, count):
-                if _cmp_order(&buf[j], &buf[sel], 0) < 0:
-                    sel = j
-            if sel != i:
-                tmp = buf[i]
-                buf[i] = buf[sel]
-                buf[sel] = tmp
-            o = &buf[i]
+            o = _next_child(buf, i, count, 0)
             if o.terminal:
                 if o.score >= target:
                     record_incumbent(s, depth, o)

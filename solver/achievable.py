@@ -23,13 +23,12 @@ stops the game rather than change a move.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from typing import Optional
 
 from .errors import InputError
-from .intervals import mean_ci_t, wilson
+from .intervals import ScoreSample
 
 # The rule played forward by the hint (decided by measurement, benchmarks/README.md
 # "Achievable figure"): the exact belief search with at most HINT_EXACT_UNSEEN unseen
@@ -47,7 +46,7 @@ def policy_name(orders: int, exact_unseen: int) -> str:
 
 
 @dataclass(frozen=True)
-class PolicyGames:
+class PolicyGames(ScoreSample):
     """What a policy achieved after one action, over the orders played (game ``k`` on order ``k``)."""
 
     action: object
@@ -61,44 +60,18 @@ class PolicyGames:
     seconds: float = 0.0
     nodes: int = 0
 
-    @property
-    def games(self) -> int:
-        return len(self.scores)
+    _T_INTERVAL = True          # 1-9 games within a 2 s budget: Student's t
 
     @property
     def exact(self) -> bool:
         """Every distinct order was played: the figures are the policy's exact value."""
         return self.enumerated and not self.stopped and self.games > 0
 
-    @property
-    def wins(self) -> int:
-        return sum(1 for s in self.scores if s > 0)
+    _whole = exact
 
     @property
     def win_chance(self) -> Optional[float]:
-        return self.wins / self.games if self.games else None
-
-    @property
-    def win_ci(self) -> Optional[tuple]:
-        """Wilson 95 % interval (equal ends when exact; None without games)."""
-        if not self.games:
-            return None
-        if self.exact:
-            return (self.win_chance, self.win_chance)
-        return wilson(self.wins, self.games)
-
-    @property
-    def mean_score(self) -> Optional[float]:
-        return math.fsum(self.scores) / self.games if self.games else None
-
-    @property
-    def mean_ci(self) -> Optional[tuple]:
-        """Student-t 95 % interval (equal ends when exact; None with fewer than 2 games)."""
-        if not self.games:
-            return None
-        if self.exact:
-            return (self.mean_score, self.mean_score)
-        return mean_ci_t(list(self.scores))[1]
+        return self.win_rate
 
 
 def play_policy(position, action, *, games: int, rng_seed: int, deadline: Optional[float] = None,

@@ -34,7 +34,7 @@ from .errors import InputError
 from .hints import (CACHE, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, ENUMERATE_LIMIT, TablePosition, _check_playing,
                     _Valuer, exact_hint, known_bottom_after, table_hint, unseen_orders)
 from .budget import _drop_pool, pool, workers_default
-from .intervals import mean_ci, wilson
+from .intervals import ScoreSample, mean_ci
 from .notation import format_line
 from .search import DEFAULT_TT_MB, default_engine, solve
 from .state import Avoid, State
@@ -437,7 +437,7 @@ class TablePolicy:
 
 
 @dataclass(frozen=True)
-class PolicyFigures:
+class PolicyFigures(ScoreSample):
     """What the policy achieved after one action, over the orders played."""
 
     action: object
@@ -445,36 +445,8 @@ class PolicyFigures:
     enumerated: bool = False    # every distinct order was played: the figures are exact for the policy
 
     @property
-    def games(self) -> int:
-        return len(self.scores)
-
-    @property
-    def wins(self) -> int:
-        return sum(1 for s in self.scores if s > 0)
-
-    @property
-    def win_rate(self) -> Optional[float]:
-        return self.wins / self.games if self.games else None
-
-    @property
-    def win_ci(self) -> Optional[tuple]:
-        if not self.games:
-            return None
-        if self.enumerated:
-            return (self.win_rate, self.win_rate)
-        return wilson(self.wins, self.games)
-
-    @property
-    def mean_score(self) -> Optional[float]:
-        return math.fsum(self.scores) / self.games if self.games else None
-
-    @property
-    def mean_ci(self) -> Optional[tuple]:
-        if not self.games:
-            return None
-        if self.enumerated:
-            return (self.mean_score, self.mean_score)
-        return mean_ci(list(self.scores))[1]
+    def _whole(self) -> bool:
+        return self.enumerated
 
     def as_dict(self) -> dict:
         wc, mc = self.win_ci, self.mean_ci

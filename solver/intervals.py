@@ -65,3 +65,51 @@ def mean_ci_t(values) -> tuple:
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t975(n - 1) * math.sqrt(var / n)
     return round(mean, 4), (round(mean - half, 4), round(mean + half, 4))
+
+
+class ScoreSample:
+    """The figures of the games one policy played, as a mixin: the class has ``scores``
+    (one final score per game) and says in ``_whole`` whether every distinct order was
+    played (the figures are then exact: each interval's two ends are the figure).  The
+    mean's interval is Student's t where ``_T_INTERVAL`` (a handful of games), else the
+    normal one (explain's paired playouts, as published since they came)."""
+
+    _T_INTERVAL = False
+
+    @property
+    def _whole(self) -> bool:
+        return False
+
+    @property
+    def games(self) -> int:
+        return len(self.scores)
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for s in self.scores if s > 0)
+
+    @property
+    def win_rate(self) -> Optional[float]:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def win_ci(self) -> Optional[tuple]:
+        """Wilson 95 % interval (equal ends when whole; None without games)."""
+        if not self.games:
+            return None
+        if self._whole:
+            return (self.win_rate, self.win_rate)
+        return wilson(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> Optional[float]:
+        return math.fsum(self.scores) / self.games if self.games else None
+
+    @property
+    def mean_ci(self) -> Optional[tuple]:
+        """95 % interval of the mean (equal ends when whole; None with fewer than 2 games)."""
+        if not self.games:
+            return None
+        if self._whole:
+            return (self.mean_score, self.mean_score)
+        return (mean_ci_t if self._T_INTERVAL else mean_ci)(list(self.scores))[1]
