@@ -410,8 +410,8 @@ def test_node_limited_coop_checks_search_as_daily_v1_and_v2(monkeypatch, check_n
     made = []
     real = core.new_searcher
 
-    def spy(rules, tt_mb=256, frozen=False):
-        s = real(rules, tt_mb, frozen=frozen)
+    def spy(rules, tt_mb=256, frozen=False, **kwargs):     # (threads=, ... passed on)
+        s = real(rules, tt_mb, frozen=frozen, **kwargs)
         made.append(s.ahead_prune)
         return s
     monkeypatch.setattr(core, "new_searcher", spy)
