@@ -235,10 +235,11 @@ def test_daily_game(client):
 
 # ------------------------------------------------------------- budgets
 def test_a_request_past_its_budget_answers_its_partial_result(client):
-    # co-op deal 7 takes seconds to prove; 0.3 s is not enough
-    got = checked(client.get("/api/solve", params={"seed": 7, "mode": "coop", "timeout": 0.3}))
+    # co-op deal 3's proof takes about 1.5 M nodes, seconds; 0.3 s is not enough (deal 7's,
+    # 0.1 M nodes, came to 0.3 s on a quiet machine: the fresh-clone CI proved it once)
+    got = checked(client.get("/api/solve", params={"seed": 3, "mode": "coop", "timeout": 0.3}))
     assert got["exact"] is False and got["limit"] == "time"
-    hint = checked(client.get("/api/hint", params={"seed": 7, "mode": "coop", "time": 0.3}))
+    hint = checked(client.get("/api/hint", params={"seed": 3, "mode": "coop", "time": 0.3}))
     assert hint["exact"] is False
 
 
