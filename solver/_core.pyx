@@ -562,15 +562,9 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         # after a proof on threads (whose table holds what the faster thread happened to
         # store) from an empty table of its own; so the line is a function of the position
         ls = new_searcher(rules, tt_mb) if proof_threaded else s
-        smp_from = s.smp_from
-        s.smp_from = 1 << 62
         ls.nodes = 0
-        try:
-            with _Progress(ls, _after_proof(progress, nodes, s.tests - tests0, int(score))):
-                found = ls.shortest(*position, int(score), sum(rot + 1 for rot, _ in steps), left_nodes,
-                                    left_time)
-        finally:
-            s.smp_from = smp_from
+        with _Progress(ls, _after_proof(progress, nodes, s.tests - tests0, int(score))):
+            found = ls.shortest(*position, int(score), sum(rot + 1 for rot, _ in steps), left_nodes, left_time)
         line_nodes = ls.nodes
         s.nodes = nodes
         short = found["rooms"] is not None

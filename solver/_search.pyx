@@ -644,8 +644,6 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
         h = <Search *> s.helpers[i]
         h.wear_probes, h.horizon, h.loss_probe, h.ahead_prune = s.wear_probes, s.horizon, s.loss_probe, s.ahead_prune
         h.order_salt = (s.order_salt ^ (<uint32_t> (i + 1) * <uint32_t> 2654435761u)) | 1
-        h.rooms_salt = h.order_salt
-        h.short_target = s.short_target
         h.tt = s.tt
         h.tt.hits = h.tt.stores = h.tt.used = h.tt.replaced = 0
         memcpy(h.S[0], s.S[0], MAXN)

@@ -40,7 +40,7 @@ from ._table cimport tt_key, tt_probe, tt_store
 from ._state cimport Search
 from ._bounds cimport bound_at
 from ._rooms cimport rotations, enumerate_room
-from ._search cimport begin_search, enter_node, midroom_outcomes, smp_run
+from ._search cimport begin_search, enter_node, midroom_outcomes
 
 
 cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
@@ -63,32 +63,24 @@ cdef inline int rooms_needed(int n, int target) noexcept nogil:
     return 1 + (n - 4 + 2) // 3
 
 
-cdef inline int _cmp_rooms(Outcome *a, Outcome *b, uint32_t salt) noexcept nogil:
+cdef inline int _cmp_rooms(Outcome *a, Outcome *b) noexcept nogil:
     """Fewer avoids first, then the driver's order (higher bound first), then
-    enumeration order: a fixed order, the tie-break of the line.  A helper
-    thread (``salt`` != 0) orders the outcomes of equal avoids by a salted
-    ``seq`` instead, to search other parts of the tree first (the value of a
-    room start does not depend on the order; the walk uses salt 0)."""
-    cdef uint32_t ha, hb
+    enumeration order: a fixed order, the tie-break of the line."""
     if a.rot != b.rot:
         return -1 if a.rot < b.rot else 1
-    if salt != 0:
-        ha = ((<uint32_t> a.seq) ^ salt) * <uint32_t> 2654435761u
-        hb = ((<uint32_t> b.seq) ^ salt) * <uint32_t> 2654435761u
-        return -1 if ha < hb else (1 if ha > hb else 0)
     if a.order != b.order:
         return -1 if a.order > b.order else 1
     return a.seq - b.seq
 
 
-cdef void sort_outcomes(Outcome *buf, int count, uint32_t salt) noexcept nogil:
+cdef void sort_outcomes(Outcome *buf, int count) noexcept nogil:
     """Insertion sort by ``_cmp_rooms`` (a room has few outcomes left)."""
     cdef int i, j
     cdef Outcome tmp
     for i in range(1, count):
         tmp = buf[i]
         j = i - 1
-        while j >= 0 and _cmp_rooms(&buf[j], &tmp, salt) > 0:
+        while j >= 0 and _cmp_rooms(&buf[j], &tmp) > 0:
             buf[j + 1] = buf[j]
             j -= 1
         buf[j + 1] = tmp
@@ -173,7 +165,7 @@ cdef int node_rooms(Search *s, int depth, int n, Heroes *hs, int leader, int avo
     count = enumerate_room(s, depth, n, hs, leader, nrot, &t, s.short_target - 1)
     if s.aborted:
         return NEG
-    sort_outcomes(s.out[depth], count, s.rooms_salt)
+    sort_outcomes(s.out[depth], count)
     best = expand_rooms(s, depth, n, count, leader, alpha)
     if s.aborted:
         return NEG
@@ -185,12 +177,6 @@ cdef int node_rooms(Search *s, int depth, int n, Heroes *hs, int leader, int avo
     else:
         tt_store(&s.tt, k1, k2, hs.hp[0], best, best, <uint32_t> (s.nodes - before + 1))
     return best
-
-
-cdef int rooms_root(Search *s, int n, int count, Heroes *hs, int leader, int avoid_ok, int alpha,
-                    int ub) noexcept nogil:
-    """A test of the rooms search at the root (its outcomes in ``out[0]``), as ``smp_run`` runs it."""
-    return expand_rooms(s, 0, n, count, leader, alpha)
 
 
 cdef int root_outcomes(Search *s, list room, list dungeon, int taken, Heroes *hs, int leader,
@@ -213,7 +199,7 @@ cdef int root_outcomes(Search *s, list room, list dungeon, int taken, Heroes *hs
         # part-way through a room, as the driver's run() does
         count = midroom_outcomes(s, room, dungeon, taken, hs, leader, potion_mask, help_used, &t)
         n = len(dungeon) + 4
-    sort_outcomes(s.out[0], count, 0)
+    sort_outcomes(s.out[0], count)
     n_out[0] = n
     return count
 
@@ -246,10 +232,7 @@ cdef dict shortest_run(Search *s, list room, list dungeon, int taken, list heroe
     tests = []
     while not s.aborted:
         alpha = -i - 1
-        if s.nhelpers > 0 and s.nodes >= s.smp_from:
-            v = smp_run(s, rooms_root, n, count, &hs, leader, avoid_ok, alpha, 0)
-        else:
-            v = expand_rooms(s, 0, n, count, leader, alpha)
+        v = expand_rooms(s, 0, n, count, leader, alpha)
         tests.append((alpha, v, s.nodes))
         if s.aborted:
             break
@@ -304,7 +287,7 @@ cdef dict shortest_run(Search *s, list room, list dungeon, int taken, list heroe
         _tally(s.S[depth], n, &t_walk)
         _canon(&cur, t_walk.mmask, s.nheroes, s.lenient)
         count = enumerate_room(s, depth, n, &cur, lead, rotations(s, n, aok), &t_walk, target - 1)
-        sort_outcomes(s.out[depth], count, 0)
+        sort_outcomes(s.out[depth], count)
     if s.aborted == 6:
         raise KeyboardInterrupt
     if s.aborted:

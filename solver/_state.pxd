@@ -68,7 +68,6 @@ ctypedef struct Search:
     int h_n, h_count, h_leader, h_avoid_ok, h_alpha, h_ub, h_result
     void *h_fn                  # the root's search (_search.smp_root)
     Heroes h_hs
-    uint32_t rooms_salt         # a helper of the rooms search: its children in another order
 
     # -- the rooms search, _shortest: the score its lines must reach
     int short_target
