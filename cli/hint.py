@@ -14,7 +14,8 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import render
 from .options import (RULE_PARAMS, table_budget, GameOptions, game_options, hint_budget, json_option, pretty_option,
-                      progress_option, search_options, time_option, typed, usage_error)
+                      progress_option, search_options, threads_option, time_option, typed, usage_error)
+from .options import default_threads
 from .options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber
 
 HINT_HELP = """The best next action, and what every legal action is worth.
@@ -203,10 +204,11 @@ def _table_options(f):
 @pretty_option
 @time_option
 @search_options
+@threads_option
 @progress_option
 @click.pass_context
 def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rng_seed, belief_seconds, as_json,
-                 pretty, budget, max_nodes, timeout, tt_mb, progress, **table):
+                 pretty, budget, max_nodes, timeout, tt_mb, threads, progress, **table):
     real_table = table["room"] is not None or table["position"] is not None
     if real_table:
         if game.has_deck:
@@ -221,10 +223,10 @@ def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rn
                 _one_budget(ctx, table=False)
                 if explain is not None:
                     why = explain_exact_within(position, explain, budget, max_nodes, timeout, tt_mb,
-                                               progress=progress)
+                                               progress=progress, threads=threads)
                     _show_explain(why, None, as_json, pretty)
                     return
-                hint = exact_hint_within(position, budget, max_nodes, timeout, tt_mb, progress)
+                hint = exact_hint_within(position, budget, max_nodes, timeout, tt_mb, progress, threads)
                 _show(hint, None, as_json, pretty, None)
                 return
             position = TablePosition.from_state(position)
@@ -265,10 +267,11 @@ def hint_command(ctx, game: GameOptions, moves, explain, hide_order, samples, rn
         return
     _one_budget(ctx, table=False)
     if explain is not None:
-        why = explain_exact_within(state, explain, budget, max_nodes, timeout, tt_mb, progress=progress)
+        why = explain_exact_within(state, explain, budget, max_nodes, timeout, tt_mb, progress=progress,
+                                   threads=threads)
         _show_explain(why, chosen, as_json, pretty, moves=len(flat))
         return
-    hint = exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress)
+    hint = exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress, threads)
     _show(hint, chosen, as_json, pretty, None, moves=len(flat))
 
 
@@ -277,18 +280,24 @@ def _one_budget(ctx, table: bool) -> None:
     if not table and typed(ctx, "belief_seconds"):
         raise usage_error("--belief-seconds is for a real-table hint (--room, --position with unseen "
                           "cards, or --table); an exact hint takes --time")
+    if table and typed(ctx, "threads"):
+        raise usage_error("--threads is for an exact hint (the order known); a real-table hint runs "
+                          "its searches one at a time")
 
 
-def exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress=None) -> Hint:
+def exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress=None, threads=None) -> Hint:
     """The exact hint within ``--time`` (a progress line on stderr while it waits, if
     ``progress``; None: on a terminal); ``hint`` and ``play`` both ask it here, so
-    they answer alike."""
+    they answer alike.  ``threads``: within a budget, that many actions are solved
+    at once (worker processes; None: the cores, at most ``budget.DEFAULT_WORKERS``);
+    with ``--time 0`` each action's search runs on that many threads sharing one
+    table (None: the cores)."""
     budget = hint_budget(budget, max_nodes, timeout)
     with ProgressLine(enabled=progress) as line:
         if budget == 0:
             return exact_hint(state, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
-                              search_progress=line.search)
-        return exact_hint(state, tt_mb=tt_mb, budget=budget, progress=line)
+                              search_progress=line.search, threads=default_threads() if threads is None else threads)
+        return exact_hint(state, tt_mb=tt_mb, budget=budget, progress=line, workers=threads)
 
 
 def _explained_action(state, text: str, what: str = "--explain"):
@@ -303,15 +312,16 @@ def _explained_action(state, text: str, what: str = "--explain"):
 
 
 def explain_exact_within(state, text, budget, max_nodes, timeout, tt_mb, what="--explain",
-                         progress=None) -> Explanation:
+                         progress=None, threads=None) -> Explanation:
     """``--explain`` with the order known, within ``--time`` as the hint (``hint`` and ``play`` ask it
-    here); a progress line on stderr while it waits, if ``progress`` (None: on a terminal)."""
+    here); a progress line on stderr while it waits, if ``progress`` (None: on a terminal).
+    ``threads``: the worker processes of a budgeted explanation (None: as the hint's)."""
     action = _explained_action(state, text, what)
     budget = hint_budget(budget, max_nodes, timeout)
     if budget == 0:
         return explain_exact(state, action, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
     with ProgressLine(enabled=progress) as line:
-        return explain_exact(state, action, tt_mb=tt_mb, budget=budget, progress=line)
+        return explain_exact(state, action, tt_mb=tt_mb, budget=budget, progress=line, workers=threads)
 
 
 def explain_table_hint(position, text, samples, rng_seed, belief_seconds, max_nodes, timeout, tt_mb,

@@ -281,22 +281,28 @@ def search_options(f):
 
 
 def default_threads() -> int:
-    """The CLI solve's default: 1 for now.  Threads sharing one table (lazy SMP,
-    docs/solver.md, "Threads for one solve") take 1.1-1.3 times the CPU of one
-    thread on co-op 52 deals, so they pay only where a second core is free; on this
-    shared 2-core machine (load 4-5) they were not measured faster (benchmarks/README.md,
-    "Both cores for one solve").  Raise it to ``os.cpu_count()`` once a quiet machine
-    measures it faster."""
-    return 1
+    """The CLI's default thread count: the cores this process may run on (at most
+    ``MAX_THREADS``).  ``solve`` and ``rate`` run one search on that many threads
+    sharing one table (lazy SMP, docs/solver.md, "Threads for one solve"; a search
+    goes on the threads only past its first 50,000 nodes, so small solves stay on
+    one); ``hint`` solves that many actions at once.  The score, the line and
+    every rating are the same whatever the count (tests/test_threads.py); the
+    speed-up is in benchmarks/README.md, "Both cores for one solve"."""
+    from scoundrel_solver.search import MAX_THREADS
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, cores))
 
 
 def threads_option(f):
-    """``--threads N``: threads for one solve (``solve`` and the main job)."""
+    """``--threads N``: threads for one search (``solve``, ``rate``; ``hint``: searches at once)."""
     from scoundrel_solver.search import MAX_THREADS
     return click.option(
         "--threads", type=WholeNumber(1, MAX_THREADS), default=None, metavar="N",
         help="Threads for the search, sharing one table; the score and the line are the same "
-             "as with one [default: 1].")(f)
+             "whatever N [default: the number of cores].")(f)
 
 
 def time_option(f):

@@ -13,7 +13,7 @@ from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.rating import CALIBRATION_TARGET, Rating, calibration, rate
 
 from . import render
-from .options import GameOptions, game_options, json_option, progress_option, search_options
+from .options import GameOptions, default_threads, game_options, json_option, progress_option, search_options, threads_option
 
 RATE_HELP = """Rate how hard a deal is: easy, medium, hard, expert, or unwinnable.
 
@@ -42,14 +42,15 @@ engine missing.
 @game_options
 @json_option
 @search_options
+@threads_option
 @progress_option
-def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb, progress):
+def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb, threads, progress):
     chosen = game.game()
     if chosen.rules.coop and not as_json and sys.stderr.isatty():
         click.echo("rating a co-op deal: its exact solve and win checks can take minutes ...", err=True)
     with ProgressLine(enabled=progress) as line:
         rating = rate(chosen.deck, chosen.rules, chosen.seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout,
-                      search_progress=line.search)
+                      search_progress=line.search, threads=default_threads() if threads is None else threads)
     if as_json:
         out = {"type": "rate", **rating.as_dict()}
         if rating.exact and rating.line and not rating.rules.coop:

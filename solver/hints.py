@@ -88,14 +88,14 @@ CACHE = SolveCache()
 _SEARCHERS = LRU(4)
 
 
-def _searcher(core, rules: Rules, tt_mb: int):
-    """One core searcher per rule set and table size, kept for the process:
-    its table carries over from hint to hint (positions of one deal, or the
-    same sampled orders asked again part-way through a room)."""
-    key = (rules, tt_mb)
+def _searcher(core, rules: Rules, tt_mb: int, threads: int = 1):
+    """One core searcher per rule set, table size and thread count, kept for the
+    process: its table carries over from hint to hint (positions of one deal, or
+    the same sampled orders asked again part-way through a room)."""
+    key = (rules, tt_mb, threads)
     s = _SEARCHERS.get(key)
     if s is None:
-        s = core.new_searcher(rules, tt_mb)
+        s = core.new_searcher(rules, tt_mb, threads=threads)
         _SEARCHERS[key] = s
     return s
 
@@ -108,7 +108,7 @@ class _Valuer:
     """
 
     def __init__(self, rules: Rules, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
-                 cache: Optional[SolveCache] = None, engine: Optional[str] = None):
+                 cache: Optional[SolveCache] = None, engine: Optional[str] = None, threads: int = 1):
         self.rules = rules
         self.engine = engine or default_engine()
         self.max_nodes = max_nodes
@@ -121,7 +121,7 @@ class _Valuer:
         self._searcher = None
         if self.engine == "core":
             self._core = load_core()
-            self._searcher = _searcher(self._core, rules, tt_mb)
+            self._searcher = _searcher(self._core, rules, tt_mb, threads)
 
     def value(self, state: State, progress=None) -> Optional[int]:
         if state.finished:
@@ -283,7 +283,7 @@ def _check_playing(state: State) -> None:
 def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
                cache: Optional[SolveCache] = None, engine: Optional[str] = None,
                budget: float = 0.0, workers: Optional[int] = None, progress=None,
-               search_progress=None) -> Hint:
+               search_progress=None, threads: int = 1) -> Hint:
     """Every legal action of ``state`` with its exact optimal score, best first.
 
     Ties keep the order of :meth:`State.legal_actions` (deterministic).  The
@@ -294,7 +294,9 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
     processes (:mod:`solver.budget`): what is not finished carries proven
     bounds, never a guess (``progress`` is told a :class:`solver.budget.Progress`
     as it goes).  ``budget`` 0 solves until every score is exact
-    (``search_progress``: as for :func:`solver.rating.analyse`).
+    (``search_progress``: as for :func:`solver.rating.analyse`), each action's
+    search on ``threads`` threads sharing one table (the same scores whatever
+    the count).
     """
     import time
     from .search import solve
@@ -307,7 +309,7 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
             raise InputError("a time budget needs the compiled core (SCOUNDREL_PURE is set): use a budget of 0")
         return _budget_hint(state, budget, tt_mb=tt_mb, cache=cache, workers=workers, progress=progress)
     t0 = time.perf_counter()
-    valuer = _Valuer(state.rules, tt_mb, max_nodes, timeout, cache, engine)
+    valuer = _Valuer(state.rules, tt_mb, max_nodes, timeout, cache, engine, threads=threads)
     hits0 = valuer.cache.hits
     values, children = [], []
     actions = state.legal_actions()
@@ -334,7 +336,7 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
     child = children[order[0]]
     if not child.finished and child.rooms_done == state.rooms_done:
         res = solve(state=child, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout, engine=engine,
-                    progress=progress(f"the plan after {best.action}"))
+                    progress=progress(f"the plan after {best.action}"), threads=threads)
         if res.exact and exact and res.score != best.score:
             raise AssertionError(f"hint inconsistency: {best.action} scores {best.score}, its line {res.score}")
         if res.line:

@@ -294,7 +294,8 @@ def _known_solve(start: State, known: dict):
 
 
 def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
-            known: Optional[dict] = None, check_nodes: Optional[int] = None, search_progress=None) -> Rating:
+            known: Optional[dict] = None, check_nodes: Optional[int] = None, search_progress=None,
+            threads: int = 1) -> Rating:
     """Solve the deal exactly and measure the features (no calibration applied).
 
     ``known``: an exact solve of this deal already made (a record of
@@ -311,6 +312,9 @@ def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_no
     ``search_progress``: ``(what, bounds=True) -> callback`` giving the progress
     callback of each search (:meth:`solver.progress.ProgressLine.search`); it
     changes nothing in the analysis.
+    ``threads``: the exact solve runs on that many threads sharing one table
+    (``solve(threads=)``: the same score whatever the count, so the same
+    features); the win checks, one null-window test each, stay on one thread.
     """
     t0 = time.perf_counter()
     start = State.new(tuple(deck), rules)
@@ -319,7 +323,7 @@ def analyse(deck, rules: Rules, seed=None, *, tt_mb: int = DEFAULT_TT_MB, max_no
         r = Rating(rules=rules, deck=tuple(deck), seed=seed, score=score, won=score > 0, exact=True,
                    line=line, nodes=nodes)
     else:
-        res = solve(state=start, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout,
+        res = solve(state=start, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout, threads=threads,
                     progress=search_progress("rating: solving") if search_progress else None)
         r = Rating(rules=rules, deck=tuple(deck), seed=seed, score=res.score, won=res.won, exact=res.exact,
                    line=res.line, nodes=res.nodes)

@@ -37,6 +37,7 @@ class Result:
     # any optimal line, False when that search stopped at its limit; None: not asked
     shortest: Optional[bool] = None
     line_nodes: int = 0           # nodes of that search (not in ``nodes``, the proof's)
+    threads: int = 1              # threads the search ran on (solve(threads=); 1 for the reference)
 
     @property
     def line_text(self) -> str:
@@ -64,6 +65,7 @@ class Result:
             "seconds": round(self.seconds, 6),
             "nodes_per_second": int((self.nodes + self.line_nodes) / self.seconds) if self.seconds > 0 else None,
             "engine": self.engine,
+            "threads": self.threads,
             "tt": dict(self.tt),
         }
         if not self.deck:

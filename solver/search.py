@@ -145,4 +145,4 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
                   line=out["line"], nodes=out["nodes"], seconds=seconds, engine=engine,
                   limit=out.get("limit"), tt=out.get("tt", {}), deck=full_deck,
                   seed=seed if state is None else None, shortest=out.get("shortest"),
-                  line_nodes=out.get("line_nodes", 0))
+                  line_nodes=out.get("line_nodes", 0), threads=out.get("threads", 1))

@@ -209,3 +209,63 @@ def test_cli_threads_option():
     strip = lambda text: [ln for ln in text.splitlines() if not ln.startswith(("Search:", "Table:"))]
     assert one.exit_code == two.exit_code == 0
     assert strip(one.output) == strip(two.output)
+
+
+def test_cli_default_threads_are_the_cores():
+    """solve, rate and hint search on every core this process may use, unless told."""
+    import os
+    from scoundrel_solver.cli.options import default_threads
+    from scoundrel_solver.search import MAX_THREADS
+    assert default_threads() == max(1, min(MAX_THREADS, len(os.sched_getaffinity(0))))
+
+
+def test_cli_solve_runs_on_the_default_threads(always_threads, monkeypatch):
+    """Without --threads, solve asks the search for default_threads() threads."""
+    import json
+    from click.testing import CliRunner
+    from scoundrel_solver.cli import main
+    monkeypatch.setattr(main, "default_threads", lambda: 3)
+    r = CliRunner().invoke(main.cli, ["solve", "--seed", "4", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["threads"] == 3
+
+
+@pytest.mark.parametrize("mode,seed", [("solo", 5), ("coop", 2)])
+def test_cli_rate_same_rating_whatever_the_threads(always_threads, mode, seed):
+    """rate --threads N: the solve on N threads, the same rating (label, features, canonical
+    line, score); only the counters and the time may differ."""
+    import json
+    from click.testing import CliRunner
+    from scoundrel_solver.cli.main import cli
+    outs = []
+    for threads in ("1", "2", "3"):
+        r = CliRunner().invoke(cli, ["rate", "--seed", str(seed), "--mode", mode, "--json", "--threads", threads])
+        assert r.exit_code == 0, r.output
+        out = json.loads(r.output)
+        for key in ("seconds", "nodes", "line"):
+            out.pop(key)
+        outs.append(out)
+    assert outs[0] == outs[1] == outs[2]
+    assert outs[0]["exact"] and outs[0]["canonical_line"]
+
+
+def test_cli_hint_threads(always_threads):
+    """hint --threads: within a budget the actions solved at once, with --time 0 each
+    action's search on N threads; the same hint either way.  A real-table hint refuses it."""
+    import json
+    from click.testing import CliRunner
+    from scoundrel_solver.cli.main import cli
+    from scoundrel_solver.hints import CACHE
+    base = ["hint", "--seed", "3", "--json"]
+    answers = []
+    for extra in (["--time", "0", "--threads", "1"], ["--time", "0", "--threads", "2"],
+                  ["--time", "0"], ["--time", "30", "--threads", "1"], ["--time", "30", "--threads", "2"]):
+        CACHE.clear()
+        r = CliRunner().invoke(cli, base + extra)
+        assert r.exit_code == 0, r.output
+        out = json.loads(r.output)
+        assert out["exact"], extra
+        answers.append([(a["action"], a["score"]) for a in out["actions"]])
+    assert all(a == answers[0] for a in answers)
+    r = CliRunner().invoke(cli, ["hint", "--seed", "3", "--table", "--threads", "2"])
+    assert r.exit_code == 2 and "--threads" in r.output
