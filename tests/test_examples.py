@@ -28,8 +28,7 @@ from test_core import require_slow
 # Examples (their command, as extracted) that take minutes; measured alone on the
 # project's 2-core machine unless said otherwise.
 SLOW = {
-    "scoundrel-solve --seed 7 --mode coop --deck-size 54 --durability strict": "about 218 s",
-    "scoundrel-solve solve --seed 42 --mode coop --deck-size 54 --json": "about 40 s",
+    "scoundrel-solve --seed 7 --mode coop --deck-size 54 --durability strict": "about 166 s",
     "scoundrel-solve daily --mode coop": "co-op daily: 35 s",
     "scoundrel-solve daily --mode coop --difficulty hard --jobs 2": "co-op rated daily: about 100 s",
     "scoundrel-solve daily --mode coop --difficulty hard": "co-op rated daily: minutes",
