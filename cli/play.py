@@ -21,8 +21,8 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import render
 from .hint import exact_hint_within, explain_exact_within, explain_table_hint
-from .options import (Game, table_budget, GameOptions, game_options, pretty_option, hint_budget, progress_option, search_options,
-                      time_option, usage_error)
+from .options import (Game, table_budget, GameOptions, default_threads, game_options, pretty_option, hint_budget,
+                      progress_option, search_options, threads_option, time_option, usage_error)
 
 EXIT_INTERRUPTED = 130
 TABLE_SAMPLES = DEFAULT_SAMPLES   # as `hint`: the same position gets the same figures
@@ -87,7 +87,7 @@ class Session:
 
     def __init__(self, game: Game, echo: Callable[[str], None], pretty: bool = False,
                  max_nodes=None, timeout=None, tt_mb: int = 256, title: Optional[str] = None, budget=None,
-                 progress=None):
+                 progress=None, threads=None):
         self.game = game
         self.echo = echo
         self.pretty = pretty
@@ -95,6 +95,7 @@ class Session:
         self.tt_mb = tt_mb
         self.budget = budget            # --time of the exact hints, as `hint` takes it
         self.progress = progress        # --progress/--no-progress (None: on a terminal's stderr)
+        self.threads = threads          # --threads of the exact hints and the final solve (None: as `hint`)
         self.title = title or render.deal_title(game)
         self.states = [game.start()]
         self.actions = []
@@ -284,7 +285,7 @@ class Session:
                 face_down = render.hint_position(state, self.pretty, position)[-1]
             else:
                 hint = exact_hint_within(state, self.budget, self.search.get("max_nodes"),
-                                         self.search.get("timeout"), self.tt_mb, self.progress)
+                                         self.search.get("timeout"), self.tt_mb, self.progress, self.threads)
                 self.exact_hints += 1
                 face_down = None
         except KeyboardInterrupt:
@@ -319,7 +320,7 @@ class Session:
             else:
                 why = explain_exact_within(state, args[0], self.budget, self.search.get("max_nodes"),
                                            self.search.get("timeout"), self.tt_mb, what="explain",
-                                           progress=self.progress)
+                                           progress=self.progress, threads=self.threads)
         except InputError as exc:       # an illegal or unknown action: one line, the game goes on
             self.echo(str(exc))
             return
@@ -375,7 +376,7 @@ class Session:
         try:
             with ProgressLine(enabled=self.progress) as line:
                 result = solve(state=start, tt_mb=self.tt_mb, progress=line.search("solving the deal"),
-                               **self.search)
+                               threads=default_threads() if self.threads is None else self.threads, **self.search)
         except KeyboardInterrupt:
             self.echo("")
             return "Optimal for this deal: not worked out (interrupted)."
@@ -463,8 +464,9 @@ def _daily_game(game: GameOptions, date: Optional[datetime.date], progress=None)
 @pretty_option
 @time_option
 @search_options
+@threads_option
 @progress_option
-def play_command(game: GameOptions, daily, date, pretty, budget, max_nodes, timeout, tt_mb, progress):
+def play_command(game: GameOptions, daily, date, pretty, budget, max_nodes, timeout, tt_mb, threads, progress):
     if date is not None and not daily:
         raise usage_error("--date goes with --daily")
     if daily:
@@ -475,7 +477,7 @@ def play_command(game: GameOptions, daily, date, pretty, budget, max_nodes, time
         chosen, title = game.game(), None
     hint_budget(budget, max_nodes, timeout)      # --time with --max-nodes: refused before the game starts
     session = Session(chosen, click.echo, pretty=pretty, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
-                      title=title, budget=budget, progress=progress)
+                      title=title, budget=budget, progress=progress, threads=threads)
     terminal = Terminal()
     session.start()
     try:

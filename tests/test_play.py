@@ -297,13 +297,13 @@ def test_play_hints_as_the_hint_command_does(monkeypatch):
     seen = []
     real = play_module.exact_hint_within
 
-    def spy(state, budget, max_nodes, timeout, tt_mb, progress=None):
-        seen.append((budget, max_nodes, timeout))
-        return real(state, budget, max_nodes, timeout, tt_mb, progress)
+    def spy(state, budget, max_nodes, timeout, tt_mb, progress=None, threads=None):
+        seen.append((budget, max_nodes, timeout, threads))
+        return real(state, budget, max_nodes, timeout, tt_mb, progress, threads)
     monkeypatch.setattr(play_module, "exact_hint_within", spy)
     play("--seed", "42", "--time", "0", input=lines("hint", "q"))
-    play("--seed", "42", input=lines("hint", "q"))
-    assert seen == [(0.0, None, None), (None, None, None)]
+    play("--seed", "42", "--threads", "1", input=lines("hint", "q"))
+    assert seen == [(0.0, None, None, None), (None, None, None, 1)]
     assert play_module.TABLE_SAMPLES == DEFAULT_SAMPLES
     bad = play("--seed", "42", "--time", "2", "--max-nodes", "10", input=lines("q"), code=2)
     assert bad.stderr.startswith("error: --time and --max-nodes") and bad.stdout == ""

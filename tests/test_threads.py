@@ -269,3 +269,20 @@ def test_cli_hint_threads(always_threads):
     assert all(a == answers[0] for a in answers)
     r = CliRunner().invoke(cli, ["hint", "--seed", "3", "--table", "--threads", "2"])
     assert r.exit_code == 2 and "--threads" in r.output
+
+
+def test_cli_play_threads(always_threads):
+    """play --threads N: its exact hints and the solve at the end on N threads, the same game."""
+    import json
+    from click.testing import CliRunner
+    from scoundrel_solver.cli.main import cli
+    from scoundrel_solver.hints import CACHE
+    line = json.loads(CliRunner().invoke(cli, ["--seed", "3", "--json"]).output)["line"]
+    moves = "hint\n" + line.replace(" | ", "\nhint\n") + "\n"
+    outs = []
+    for threads in ("1", "2"):
+        CACHE.clear()
+        r = CliRunner().invoke(cli, ["play", "--seed", "3", "--time", "0", "--threads", threads], input=moves)
+        assert r.exit_code == 0, r.output
+        outs.append(r.output)
+    assert outs[0] == outs[1] and "You played it perfectly" in outs[0]
