@@ -23,7 +23,8 @@ from ._types cimport (MAXN, MAXHP, MAXDEPTH, MAXOUT, NEG, FRESH, LANE_HI, MONSTE
                       KIND, VALUE, Heroes, Outcome, Tally, _usable, _canon, _pack, _tally_card,
                       _child_tally, _child_cards)
 from ._state cimport Search
-from ._bounds cimport damage, bound, finish_bound, deep_extra, _deep_extra, forced_extra, ahead_parts
+from ._bounds cimport (damage, bound, finish_bound, deep_extra, _deep_extra, forced_extra, ahead_parts,
+                      wear_extra)
 
 
 cdef int rooms_init(Search *s) except -1:
@@ -359,7 +360,7 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
     """
     cdef Tally ct
     cdef Outcome *o
-    cdef int i, slack, ub, slot, dmg, sump, maxp, m, room, deep
+    cdef int i, slack, ub, slot, dmg, sump, maxp, m, room, deep, wear
     cdef int8_t C[MAXN]
     cdef bint have_ct, have_c
     cdef uint64_t key
@@ -422,6 +423,13 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
             if deep > room:
                 dmg += deep - room
                 ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
+                room = deep
+            if s.wear_look and ub > s.e_alpha and ub != NEG:
+                # still worth searching: the wear of the strongest weapon
+                wear = wear_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct)
+                if wear > room:
+                    dmg += wear - room
+                    ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
             if slot >= 0:
                 s.m_dmg[slot] = dmg
                 s.m_room[slot] = -1     # done

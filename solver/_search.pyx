@@ -96,6 +96,9 @@ cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) e
     # on co-op 52 deals 1 and 7 (callgrind; 3 % stopping after the second take);
     # solo not measured, off.  Off for daily methods v1/v2 (core.FROZEN_KNOBS)
     s.ahead_prune = 2 if coop else 0
+    # the wear of the strongest weapon along the rooms ahead (_bounds.wear_extra), for
+    # the children that may beat alpha: off (being measured)
+    s.wear_look = 0
     # with helper threads: a test runs on them once the search has spent this many
     # nodes (starting threads and sizing the table for them costs more than a small
     # search: nearly every solo deal is solved before)
@@ -643,6 +646,7 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
     for i in range(s.nhelpers):
         h = <Search *> s.helpers[i]
         h.wear_probes, h.horizon, h.loss_probe, h.ahead_prune = s.wear_probes, s.horizon, s.loss_probe, s.ahead_prune
+        h.wear_look = s.wear_look
         h.order_salt = (s.order_salt ^ (<uint32_t> (i + 1) * <uint32_t> 2654435761u)) | 1
         h.tt = s.tt
         h.tt.hits = h.tt.stores = h.tt.used = h.tt.replaced = 0

@@ -23,6 +23,8 @@ ctypedef struct Search:
     int loss_probe              # no win left: first ask whether the best loss reaches the bound
     int ahead_prune             # part-way through a room, also bound with the rooms ahead (_rooms.ahead_bound):
                                 # 0 off, 1 after the first and second take, 2 also before the last
+    int wear_look               # co-op, lenient: a child that may beat alpha is also bound by the wear of
+                                # the strongest weapon (_bounds.wear_extra); 0 off
     uint32_t order_salt         # 0: children in the measured order; else ties of bound in a salted order (tests)
 
     # -- the table: _table (the driver counts its hits in tt.hits)
