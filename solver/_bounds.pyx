@@ -625,7 +625,7 @@ cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
     for v in range(16):
         w = ho[v] if ho[v] > dio[n] else dio[n]
         e0end[v] = (v - w if v > w else 0) - cg[v]
-    if s.wear_look >= 2:
+    if s.wear_look & 2:
         return _wear_x(S, n, nrot, qx if xkind < 0 else -1, ux, ho, dio, cg, e1, e0end)
     for slot in range(8):
         M[slot][0] = M[slot][1] = M[slot][2] = 0

@@ -193,13 +193,35 @@ cdef class Searcher:
 
     @property
     def wear_look(self):
-        """Co-op, lenient: also bound a child that may beat alpha by the wear of the
-        strongest weapon along the rooms ahead (``_bounds.wear_extra``): 0 off, 1 on."""
+        """Co-op, lenient: also bound a room start by the wear of the strongest weapon
+        along the rooms ahead (``_bounds.wear_extra``), in node() where neither its
+        parent's bound nor the table cut it: 0 off, 1 the chain alone, 2 also following
+        the carried card; + 4 also in rate_outcomes for every child that may beat alpha
+        (measured, slower)."""
         return self.st.wear_look
 
     @wear_look.setter
     def wear_look(self, int v):
         self.st.wear_look = v
+
+    @property
+    def wear_gap(self):
+        """node() looks at the wear (``wear_look``) only when its bound is at most this
+        above alpha."""
+        return self.st.wear_gap
+
+    @wear_gap.setter
+    def wear_gap(self, int v):
+        self.st.wear_gap = v
+
+    @property
+    def wear_cuts(self):
+        """Room starts the wear look cut in node() (a counter, never reset by a search)."""
+        return self.st.wear_cuts
+
+    @wear_cuts.setter
+    def wear_cuts(self, long long v):
+        self.st.wear_cuts = v
 
     @property
     def order_salt(self):

@@ -16,7 +16,7 @@ are folded in: the rooms reachable by avoiding are rotations of ``S``
 (``rotations``).  ``rate_outcomes`` then gives each child its upper bound and
 the move-ordering key the driver sorts by.
 """
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from ._types cimport (MAXN, MAXHP, MAXDEPTH, MAXOUT, NEG, FRESH, LANE_HI, MONSTER, POTION, WEAPON,
@@ -46,6 +46,11 @@ cdef int rooms_init(Search *s) except -1:
 
 cdef void rooms_free(Search *s) noexcept nogil:
     cdef int d
+    if s.wr_key != NULL:
+        free(s.wr_key)
+        free(s.wr_val)
+        s.wr_key = NULL
+        s.wr_val = NULL
     for d in range(MAXDEPTH):
         if s.out[d] != NULL:
             free(s.out[d])
@@ -350,6 +355,35 @@ cdef int compact(Search *s, Outcome *buf, int count) noexcept nogil:
     return n
 
 
+DEF WR_SLOTS = 1048576
+
+
+cdef int _wear_memo(Search *s, int8_t *C, int m, Heroes *hs, Tally *ct) noexcept nogil:
+    """``wear_extra`` of a child room start, remembered across the search by a hash of its
+    cards and weapons (it depends on nothing else: room starts that differ in health
+    only, common as the table keeps every health of a position apart, share it)."""
+    cdef uint64_t h = 0x243F6A8885A308D3ULL
+    cdef int i, slot, v
+    for i in range(m):
+        h = (h ^ <uint64_t> (C[i] + 1)) * 0x100000001B3ULL
+    h = (h ^ (<uint64_t> <uint8_t> hs.w[0] | (<uint64_t> <uint8_t> hs.k[0] << 8)
+              | (<uint64_t> <uint8_t> hs.w[1] << 16) | (<uint64_t> <uint8_t> hs.k[1] << 24))) \
+        * 0x9E3779B97F4A7C15ULL
+    h |= 1
+    if s.wr_key == NULL:
+        s.wr_key = <uint64_t *> calloc(WR_SLOTS, sizeof(uint64_t))
+        s.wr_val = <int16_t *> malloc(WR_SLOTS * sizeof(int16_t))
+        if s.wr_key == NULL or s.wr_val == NULL:
+            return wear_extra(s, C, m, rotations(s, m, 1), hs, ct)
+    slot = <int> (h >> 44)
+    if s.wr_key[slot] == h:
+        return s.wr_val[slot]
+    v = wear_extra(s, C, m, rotations(s, m, 1), hs, ct)
+    s.wr_key[slot] = h
+    s.wr_val[slot] = <int16_t> v
+    return v
+
+
 cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S, int n) noexcept nogil:
     """Give each child its upper bound and an ordering key: highest bound
     first, then the most health left after the unavoidable damage.
@@ -424,9 +458,11 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
                 dmg += deep - room
                 ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
                 room = deep
-            if s.wear_look and ub > s.e_alpha and ub != NEG:
-                # still worth searching: the wear of the strongest weapon
-                wear = wear_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct)
+            if s.wear_look >= 4 and ub > s.e_alpha and ub != NEG:
+                # (measured, not used: the wear of the strongest weapon computed here,
+                # for every child that may beat alpha, costs more than node() looking
+                # at the ones searched)
+                wear = _wear_memo(s, C, m, &o.hs, &ct)
                 if wear > room:
                     dmg += wear - room
                     ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)

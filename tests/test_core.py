@@ -938,11 +938,11 @@ def test_part_way_rooms_ahead_bound_never_changes_a_value(data):
 @settings(max_examples=30, **SETTINGS)
 @given(data=st.data())
 def test_wear_look_equals_reference(data):
-    """The wear of the strongest weapon along the rooms ahead (``wear_look``,
-    ``_bounds.wear_extra``, co-op lenient; off by default) only prunes: from fresh
-    dungeons, mid-room positions and worn weapons, in both durabilities (strict: it
-    is off), the core agrees with the reference with it and without it, and every
-    line replays to its score."""
+    """The wear of the strongest weapon along the rooms ahead (``wear_look`` 1 and 2,
+    in node() and, + 4, in rate_outcomes; ``_bounds.wear_extra``, co-op lenient; off by
+    default) only prunes: from fresh dungeons, mid-room positions and worn weapons, in
+    both durabilities (strict: it is off), the core agrees with the reference with it
+    and without it, and every line replays to its score."""
     rules = data.draw(st.sampled_from(COOP_RULES))
     if data.draw(st.booleans()):
         start, actions = data.draw(positions(rules, MAX_CARDS["coop"], 5))
@@ -957,7 +957,7 @@ def test_wear_look_equals_reference(data):
     note(position_text(state))
     ref = reference(state)
     core_mod = scoundrel_solver.search.load_core()
-    for knob in (1, 0):
+    for knob in (1, 2, 5, 0):
         searcher = core_mod.new_searcher(rules, 16)
         searcher.wear_look = knob
         out = core_mod.search(state, searcher=searcher)
@@ -978,8 +978,8 @@ def test_wear_look_never_changes_a_value(data):
     if data.draw(st.booleans()):
         state = dataclasses.replace(state, heroes=data.draw(armed_heroes(rules)))
     note(position_text(state))
-    scores = _scores_with_knob(state, "wear_look", (0, 1))
-    assert scores[0] == scores[1]
+    scores = _scores_with_knob(state, "wear_look", (0, 1, 2, 6))
+    assert scores[0] == scores[1] == scores[2] == scores[3]
 
 
 @settings(max_examples=80, **SETTINGS)
@@ -1006,14 +1006,15 @@ def test_wear_bound_is_never_below_the_value(data):
              for h in heroes]
     nrot = 2 if start.can_avoid() else 1
     old = searcher._bound_at(codes, kills, nrot)
-    searcher.wear_look = 1
-    new = searcher._bound_at(codes, kills, nrot)
-    assert searcher._bound_at(codes, kills, nrot, True) >= 0
-    if out["score"] > 0:
-        assert new >= out["score"], (new, out["score"])
-    assert new <= old
+    for variant in (1, 2):
+        searcher.wear_look = variant
+        new = searcher._bound_at(codes, kills, nrot)
+        assert searcher._bound_at(codes, kills, nrot, True) >= 0
+        if out["score"] > 0:
+            assert new >= out["score"], (variant, new, out["score"])
+        assert new <= old
+        event(f"variant {variant}: " + ("tighter" if new < old else "the same"))
     event("won" if out["score"] > 0 else "lost")
-    event("tighter" if new < old else "the same")
 
 
 def test_frozen_searcher_searches_as_daily_v1_and_v2():
