@@ -362,24 +362,37 @@ cdef int _wear_memo(Search *s, int8_t *C, int m, Heroes *hs, Tally *ct) noexcept
     """``wear_extra`` of a child room start, remembered across the search by a hash of its
     cards and weapons (it depends on nothing else: room starts that differ in health
     only, common as the table keeps every health of a position apart, share it)."""
-    cdef uint64_t h = 0x243F6A8885A308D3ULL
+    cdef uint64_t h = 0x243F6A8885A308D3ULL, h2 = 0x13198A2E03707344ULL, wk
     cdef int i, slot, v
+    # two independent 64-bit hashes (FNV-1a and a multiply-xorshift), as the table's
+    # keys are 128 bits: a false match would give a wrong bound
     for i in range(m):
         h = (h ^ <uint64_t> (C[i] + 1)) * 0x100000001B3ULL
-    h = (h ^ (<uint64_t> <uint8_t> hs.w[0] | (<uint64_t> <uint8_t> hs.k[0] << 8)
-              | (<uint64_t> <uint8_t> hs.w[1] << 16) | (<uint64_t> <uint8_t> hs.k[1] << 24))) \
-        * 0x9E3779B97F4A7C15ULL
+        h2 = (h2 + <uint64_t> (C[i] + 1)) * 0xBF58476D1CE4E5B9ULL
+        h2 ^= h2 >> 29
+    wk = (<uint64_t> <uint8_t> hs.w[0] | (<uint64_t> <uint8_t> hs.k[0] << 8)
+          | (<uint64_t> <uint8_t> hs.w[1] << 16) | (<uint64_t> <uint8_t> hs.k[1] << 24)
+          | (<uint64_t> m << 32))
+    h = (h ^ wk) * 0x9E3779B97F4A7C15ULL
+    h ^= h >> 31
     h |= 1
+    h2 = (h2 ^ wk) * 0x94D049BB133111EBULL
+    h2 ^= h2 >> 31
     if s.wr_key == NULL:
-        s.wr_key = <uint64_t *> calloc(WR_SLOTS, sizeof(uint64_t))
+        s.wr_key = <uint64_t *> calloc(2 * WR_SLOTS, sizeof(uint64_t))
         s.wr_val = <int16_t *> malloc(WR_SLOTS * sizeof(int16_t))
         if s.wr_key == NULL or s.wr_val == NULL:
+            free(s.wr_key)
+            free(s.wr_val)
+            s.wr_key = NULL
+            s.wr_val = NULL
             return wear_extra(s, C, m, rotations(s, m, 1), hs, ct)
     slot = <int> (h >> 44)
-    if s.wr_key[slot] == h:
+    if s.wr_key[2 * slot] == h and s.wr_key[2 * slot + 1] == h2:
         return s.wr_val[slot]
     v = wear_extra(s, C, m, rotations(s, m, 1), hs, ct)
-    s.wr_key[slot] = h
+    s.wr_key[2 * slot] = h
+    s.wr_key[2 * slot + 1] = h2
     s.wr_val[slot] = <int16_t> v
     return v
 
