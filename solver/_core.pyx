@@ -492,7 +492,7 @@ PERTURBATION = {}
 # v1 and v2 were fixed, with the values those methods search with: their co-op
 # win checks stop at a node limit (docs/daily.md, "The stability promise"), so
 # ``new_searcher(frozen=True)`` gives them the search of then, node for node.
-FROZEN_KNOBS = {"ahead_prune": 0}
+FROZEN_KNOBS = {"ahead_prune": 0, "wear_look": 0}
 
 
 def new_searcher(rules, tt_mb=256, frozen=False, threads=1):

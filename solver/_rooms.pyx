@@ -23,6 +23,7 @@ from ._types cimport (MAXN, MAXHP, MAXDEPTH, MAXOUT, NEG, FRESH, LANE_HI, MONSTE
                       KIND, VALUE, Heroes, Outcome, Tally, _usable, _canon, _pack, _tally_card,
                       _child_tally, _child_cards)
 from ._state cimport Search
+from ._table cimport BUCKET, Entry
 from ._bounds cimport (damage, bound, finish_bound, deep_extra, _deep_extra, forced_extra, ahead_parts,
                       wear_extra)
 
@@ -355,7 +356,7 @@ cdef int compact(Search *s, Outcome *buf, int count) noexcept nogil:
     return n
 
 
-DEF WR_SLOTS = 1048576
+DEF WR_MAX_BITS = 20        # at most 1 M slots (18 MB)
 
 
 cdef int _wear_memo(Search *s, int8_t *C, int m, Heroes *hs, Tally *ct) noexcept nogil:
@@ -379,15 +380,20 @@ cdef int _wear_memo(Search *s, int8_t *C, int m, Heroes *hs, Tally *ct) noexcept
     h2 = (h2 ^ wk) * 0x94D049BB133111EBULL
     h2 ^= h2 >> 31
     if s.wr_key == NULL:
-        s.wr_key = <uint64_t *> calloc(2 * WR_SLOTS, sizeof(uint64_t))
-        s.wr_val = <int16_t *> malloc(WR_SLOTS * sizeof(int16_t))
+        # a sixteenth of the table's budget at most (18 bytes a slot), 1 M slots at most
+        s.wr_bits = 12
+        while s.wr_bits < WR_MAX_BITS and \
+                (<uint64_t> 18 << (s.wr_bits + 1)) * 16 <= s.tt.max_buckets * BUCKET * sizeof(Entry):
+            s.wr_bits += 1
+        s.wr_key = <uint64_t *> calloc(2 << s.wr_bits, sizeof(uint64_t))
+        s.wr_val = <int16_t *> malloc((1 << s.wr_bits) * sizeof(int16_t))
         if s.wr_key == NULL or s.wr_val == NULL:
             free(s.wr_key)
             free(s.wr_val)
             s.wr_key = NULL
             s.wr_val = NULL
             return wear_extra(s, C, m, rotations(s, m, 1), hs, ct)
-    slot = <int> (h >> 44)
+    slot = <int> (h >> (64 - s.wr_bits))
     if s.wr_key[2 * slot] == h and s.wr_key[2 * slot + 1] == h2:
         return s.wr_val[slot]
     v = wear_extra(s, C, m, rotations(s, m, 1), hs, ct)

@@ -30,6 +30,7 @@ ctypedef struct Search:
     int16_t wc_val[4096]
     uint64_t *wr_key            # rate_outcomes' memo of wear_extra per (cards, weapons, rotations): WR_SLOTS
     int16_t *wr_val             # (allocated on first use, freed by rooms_free)
+    int wr_bits                 # its slots: 1 << wr_bits
     long long wear_cuts         # room starts cut by the wear look in node() (a counter)
     uint32_t order_salt         # 0: children in the measured order; else ties of bound in a salted order (tests)
 

@@ -939,8 +939,8 @@ def test_part_way_rooms_ahead_bound_never_changes_a_value(data):
 @given(data=st.data())
 def test_wear_look_equals_reference(data):
     """The wear of the strongest weapon along the rooms ahead (``wear_look`` 1 and 2,
-    in node() and, + 4, in rate_outcomes; ``_bounds.wear_extra``, co-op lenient; off by
-    default) only prunes: from fresh dungeons, mid-room positions and worn weapons, in
+    in node() and, + 4, in rate_outcomes; ``_bounds.wear_extra``, co-op lenient; 5 is the
+    co-op default) only prunes: from fresh dungeons, mid-room positions and worn weapons, in
     both durabilities (strict: it is off), the core agrees with the reference with it
     and without it, and every line replays to its score."""
     rules = data.draw(st.sampled_from(COOP_RULES))
@@ -1022,7 +1022,10 @@ def test_frozen_searcher_searches_as_daily_v1_and_v2():
     counts since daily methods v1/v2 back to its old value (core.FROZEN_KNOBS)."""
     core_mod = scoundrel_solver.search.load_core()
     rules = Rules(mode="coop")
-    assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0}
+    assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0, "wear_look": 0}
     assert core_mod.new_searcher(rules, 16).ahead_prune == 2
     assert core_mod.new_searcher(rules, 16, frozen=True).ahead_prune == 0
     assert core_mod.new_searcher(Rules(), 16).ahead_prune == 0      # solo: off (not measured there)
+    assert core_mod.new_searcher(rules, 16).wear_look == 5
+    assert core_mod.new_searcher(rules, 16, frozen=True).wear_look == 0
+    assert core_mod.new_searcher(Rules(), 16).wear_look == 0
