@@ -8,7 +8,8 @@ driver sets per test.  They write only their out-parameters.
 ``bound`` relaxes the order of the cards: health comes only from potions, and a
 monster costs at least its value minus the best weapon that may meet it.
 ``forced_extra`` and ``deep_extra`` add the damage the room being faced, and
-the rooms ahead, force beyond that relaxation (lenient durability).  When no
+the rooms ahead, force beyond that relaxation (lenient durability); ``wear_extra``
+(co-op) also follows the wear of the strongest weapon along the rooms ahead.  When no
 win is left, ``_loss_bound`` (a fractional knapsack) bounds the best loss.
 """
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
