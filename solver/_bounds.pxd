@@ -19,4 +19,5 @@ cdef int deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
 cdef int ahead_parts(Search *s, Heroes *hs, Tally *t, int *cglob) noexcept nogil
 cdef int _deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t,
                      int *ahead) noexcept nogil
+cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil
 cdef int forced_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil

@@ -8,12 +8,14 @@ driver sets per test.  They write only their out-parameters.
 ``bound`` relaxes the order of the cards: health comes only from potions, and a
 monster costs at least its value minus the best weapon that may meet it.
 ``forced_extra`` and ``deep_extra`` add the damage the room being faced, and
-the rooms ahead, force beyond that relaxation (lenient durability).  When no
+the rooms ahead, force beyond that relaxation (lenient durability); ``wear_extra``
+(co-op) also follows the wear of the strongest weapon along the rooms ahead.  When no
 win is left, ``_loss_bound`` (a fractional knapsack) bounds the best loss.
 """
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from ._types cimport (MAXN, MAXHP, NEG, MONSTER, WEAPON, KIND, VALUE, Heroes, Tally, _usable,
                       __builtin_clz)
+from libc.string cimport memset
 from ._state cimport Search
 
 
@@ -176,7 +178,10 @@ cdef int bound_at(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, i
     """``bound`` at a room start laid out in ``S``: with the damage its room forces."""
     cdef int a = forced_extra(s, S, n, nrot, hs, t)
     cdef int b = deep_extra(s, S, n, nrot, hs, t)
-    return bound_plus(s, t, hs, a if a > b else b, slack)
+    cdef int c = wear_extra(s, S, n, nrot, hs, t) if s.wear_look else 0
+    if b > a:
+        a = b
+    return bound_plus(s, t, hs, a if a > c else c, slack)
 
 
 cdef int bound_plus(Search *s, Tally *t, Heroes *hs, int extra, int *slack) noexcept nogil:
@@ -395,3 +400,473 @@ cdef int forced_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *
             if best == 0:
                 break
     return best
+
+
+cdef enum:
+    W_FINAL = 0        # the final room: every card taken, none carried on
+    W_NEW = 1          # a room without a carried card: one of its cards is carried on
+    W_CARRY = 2        # a room with a carried card: it or one new card is carried on
+    W_INF = 1000000
+
+
+cdef inline int _wear_charge(int v, int u, int *e0end, int *e1) noexcept nogil:
+    """The least extra of a monster of value ``v`` taken later than now, after
+    every card of ``S`` has been dealt, by a chain whose last kill is ``u``."""
+    if v <= u and e1[v] < e0end[v]:
+        return e1[v]
+    return e0end[v]
+
+
+cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int *e1,
+                    int *e0end, int *fin, uint32_t mask_in, int *fout, uint32_t *mask_out) noexcept nogil:
+    """One faced room of ``_wear_extra``: the new cards ``S[lo:hi]`` taken in any order,
+    from each chain state ``u`` in ``mask_in`` (cost ``fin[u]``) into ``fout``.  A monster
+    taken here costs ``e0`` extra, or ``e1`` when the chain kills it (``avail``: the chain's
+    weapon has been dealt; its kills in the room come in any order, so it may take every
+    monster of values u' to u, ending at u'); the card carried on (``kind``) is charged as
+    taken after the dungeon (``_wear_charge``) with the chain's new state.  Returns the
+    least cost (for the final room)."""
+    cdef int mv[4]
+    cdef int me0[4]
+    cdef int mg[4]
+    cdef int nm = 0, hasnon = 0, i, j, ex, u, up, base, c, g, cost, best = W_INF, d
+    cdef uint32_t mm = mask_in
+    for i in range(lo, hi):
+        if KIND[S[i]] != MONSTER:
+            hasnon = 1
+            continue
+        mv[nm] = VALUE[S[i]]
+        me0[nm] = e0[mv[nm]]
+        d = me0[nm] - e1[mv[nm]]
+        mg[nm] = d if (avail and d > 0) else 0
+        nm += 1
+    while mm:
+        u = 31 - __builtin_clz(mm)
+        mm &= ~(1u << u)
+        cost = fin[u]
+        for ex in range(-1, nm):
+            if kind == W_FINAL:
+                if ex >= 0:
+                    break
+            elif kind == W_NEW and ex < 0 and not hasnon and hi - lo == 4:
+                continue            # four monsters and no carried card: one of them stays
+                                    # (fewer: the room is filled from the avoided cards)
+            base = cost
+            for i in range(nm):
+                if i != ex:
+                    base += me0[i]
+            # the chain kills nothing here
+            c = base + (_wear_charge(mv[ex], u, e0end, e1) if ex >= 0 else 0)
+            if c < fout[u]:
+                fout[u] = c
+                mask_out[0] |= 1u << u
+            if c < best:
+                best = c
+            # or it ends at the value of one of the monsters it may kill
+            for j in range(nm):
+                if j == ex or mg[j] == 0 or mv[j] > u:
+                    continue
+                up = mv[j]
+                g = 0
+                for i in range(nm):
+                    if i != ex and mv[i] >= up and mv[i] <= u:
+                        g += mg[i]
+                c = base - g + (_wear_charge(mv[ex], up, e0end, e1) if ex >= 0 else 0)
+                if c < fout[up]:
+                    fout[up] = c
+                    mask_out[0] |= 1u << up
+                if c < best:
+                    best = c
+    return best
+
+
+cdef inline void _wear_init(int *f, uint32_t *m) noexcept nogil:
+    """A chain-state vector about to receive its first cost: all unreached."""
+    cdef int v
+    if m[0] == 0:
+        for v in range(16):
+            f[v] = W_INF
+
+
+cdef inline void _wear_costs(int8_t *S, int pend, int *ho, int *dio, int *cg, int *e0) noexcept nogil:
+    """``e0[v]``: the extra of a monster of value v taken in a room whose new cards end at
+    ``S[pend]`` and not killed by X: it meets a weapon a hero holds or the best diamond
+    dealt by then other than X."""
+    cdef int v, w
+    for v in range(2, 16):
+        w = ho[v] if ho[v] > dio[pend] else dio[pend]
+        e0[v] = (v - w if v > w else 0) - cg[v]
+
+
+cdef void _wear_pool(int8_t *S, int lo, int hi, int *e0end, int *e1, int *fin, uint32_t mask_in,
+                     int *fout, uint32_t *mask_out) noexcept nogil:
+    """The cards ``S[lo:hi]`` avoided: each monster is charged as taken after the dungeon."""
+    cdef int u, i, c
+    cdef uint32_t mm = mask_in
+    while mm:
+        u = 31 - __builtin_clz(mm)
+        mm &= ~(1u << u)
+        c = fin[u]
+        for i in range(lo, hi):
+            if KIND[S[i]] == MONSTER:
+                c += _wear_charge(VALUE[S[i]], u, e0end, e1)
+        if c < fout[u]:
+            fout[u] = c
+            mask_out[0] |= 1u << u
+
+
+cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil:
+    """Damage the wear of the strongest weapon forces beyond what ``damage`` counts
+    (co-op, lenient; ``wear_look``).
+
+    ``damage`` lets every monster meet the best weapon still to come, as often as
+    it likes.  But a weapon's kills never increase (lenient: after a kill of u it
+    meets nothing above u), and a diamond serves one hero from when it is dealt.
+    Take the strongest weapon X (the strongest diamond left, or a weapon a hero
+    holds, whichever saves more): a monster it does not kill meets at best another
+    weapon, one a hero holds (worn no less) or a diamond dealt by then other than X,
+    so it costs ``e0`` more than its relaxed cost; one X kills costs ``e1`` more
+    (usually 0).  X's kills, in the order they are taken, never increase.
+    So a programme over the rooms ahead, as ``_deep_extra`` (a face deals 3 new
+    cards beside the carried one, an avoid 4, never two avoids in a row), with the
+    last kill of X's chain in its state, finds the least extra over every way of
+    facing and avoiding the rooms and of choosing X's kills.  Relaxed, hence a lower
+    bound: the cards of a room are taken in any order; the card carried on and the
+    cards of an avoided room are charged as if taken after the whole dungeon (when
+    every diamond has been dealt), by a chain no more worn than it is when they
+    leave (its last kill only falls); X counts as available from when it is dealt
+    (even avoided); the other weapons' wear, and which hero takes what, are ignored.
+    Once ``S`` runs out after an avoid, the cards left come from the avoided ones:
+    the last rooms of ``S`` may carry a card on, and nothing after them is charged
+    again.  Returns 0 when X's kills could save nothing anywhere (then
+    ``_deep_extra`` is as strong).
+    """
+    cdef int v, hh, i, c, g, nd, nd2, best_pot, pot, xkind, xref, wx, ux, qx, e, dv, w
+    cdef int p, mode, k, pend, slot, ns, result
+    cdef int held[16]
+    cdef int cg[16]
+    cdef int ho[16]
+    cdef int e0[16]
+    cdef int e1[16]
+    cdef int e0end[16]
+    cdef int dio[MAXN + 1]
+    cdef int F[8][3][16]
+    cdef uint32_t M[8][3]
+    cdef uint32_t mask
+    cdef int G[16]
+    cdef int H[16]
+    cdef uint32_t gm, hm = 0
+    cdef int nx
+    if not s.lenient or not s.coop or s.flee != 0:
+        return 0
+    nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
+    nd2 = 0
+    if t.dmask & ~(1u << nd):
+        nd2 = 31 - __builtin_clz(t.dmask & ~(1u << nd))
+    for v in range(16):
+        w = 0
+        for hh in range(2):
+            if hs.w[hh] > w and v <= hs.k[hh]:
+                w = hs.w[hh]
+        held[v] = w
+        g = nd if nd > w else w
+        cg[v] = v - g if v > g else 0
+    # X: the weapon whose chain could save the most (the gain of every monster
+    # left, as if taken after the whole dungeon): -1 the strongest diamond, or a hero
+    xkind = -2
+    best_pot = 0
+    for xref in range(-1, 2):
+        if xref < 0:
+            if nd == 0:
+                continue
+            wx, ux, dv = nd, 15, nd2
+        else:
+            if hs.w[xref] == 0:
+                continue
+            wx, ux, dv = hs.w[xref], (hs.k[xref] if hs.k[xref] < 15 else 15), nd
+        pot = 0
+        for v in range(2, ux + 1):
+            if not t.m[v]:
+                continue
+            w = dv
+            for hh in range(2):
+                if hh != xref and hs.w[hh] > w and v <= hs.k[hh]:
+                    w = hs.w[hh]
+            e = (v - w if v > w else 0) - (v - wx if v > wx else 0)
+            if e > 0:
+                pot += e * t.m[v]
+        if pot > best_pot:
+            best_pot = pot
+            xkind = xref
+    if xkind == -2:
+        return 0
+    # the chain's weapon; ho[v]: the best other weapon a hero holds that may meet v;
+    # dio[i]: the strongest diamond among S[:i] other than X
+    qx = -1
+    if xkind < 0:
+        wx, ux = nd, 15
+    else:
+        wx, ux = hs.w[xkind], (hs.k[xkind] if hs.k[xkind] < 15 else 15)
+    for v in range(16):
+        w = 0
+        for hh in range(2):
+            if hh != xkind and hs.w[hh] > w and v <= hs.k[hh]:
+                w = hs.w[hh]
+        ho[v] = w
+        e1[v] = (v - wx if v > wx else 0) - cg[v]
+    dio[0] = 0
+    for i in range(n):
+        c = S[i]
+        dio[i + 1] = dio[i]
+        if KIND[c] == WEAPON:
+            if xkind < 0 and qx < 0 and VALUE[c] == nd:
+                qx = i
+            elif VALUE[c] > dio[i]:
+                dio[i + 1] = VALUE[c]
+    for v in range(16):
+        w = ho[v] if ho[v] > dio[n] else dio[n]
+        e0end[v] = (v - w if v > w else 0) - cg[v]
+    if s.wear_look & 2:
+        return _wear_x(S, n, nrot, qx if xkind < 0 else -1, ux, ho, dio, cg, e1, e0end)
+    for slot in range(8):
+        M[slot][0] = M[slot][1] = M[slot][2] = 0
+    result = W_INF
+    # this room start's room S[:4], known card by card (a fresh room: one of its
+    # cards is carried on, unless it is the final room)
+    for v in range(16):
+        G[v] = W_INF
+    G[ux] = 0
+    gm = 1u << ux
+    pend = 4 if n > 4 else n
+    _wear_costs(S, pend, ho, dio, cg, e0)
+    if n <= 4:
+        return _wear_room(S, 0, n, W_FINAL, xkind >= 0 or qx < pend, e0, e1, e0end, G, gm,
+                          H, &hm)
+    _wear_init(F[4][0], &M[4][0])
+    _wear_room(S, 0, 4, W_NEW, xkind >= 0 or qx < 4, e0, e1, e0end, G, gm, F[4][0], &M[4][0])
+    if nrot > 1:
+        # avoided: its cards come back after the dungeon
+        _wear_init(F[4][2], &M[4][2])
+        _wear_pool(S, 0, 4, e0end, e1, G, gm, F[4][2], &M[4][2])
+    for p in range(4, n + 1):
+        slot = p & 7
+        for mode in range(3):
+            mask = M[slot][mode]
+            if not mask:
+                continue
+            M[slot][mode] = 0
+            if p >= n:
+                # S has run out after an avoid: what is left was charged already
+                while mask:
+                    v = 31 - __builtin_clz(mask)
+                    mask &= ~(1u << v)
+                    if F[slot][mode][v] < result:
+                        result = F[slot][mode][v]
+                continue
+            k = 4 if mode == 2 else 3
+            pend = p + k if p + k < n else n
+            _wear_costs(S, pend, ho, dio, cg, e0)
+            if pend == n and mode == 0:
+                # nothing was avoided: the final room, every card taken
+                c = _wear_room(S, p, pend, W_FINAL, xkind >= 0 or qx < pend, e0, e1, e0end,
+                               F[slot][mode], mask, H, &hm)
+                if c < result:
+                    result = c
+                continue
+            ns = pend & 7
+            nx = 0 if mode == 0 else 1      # after a face: whether avoided cards wait
+            _wear_init(F[ns][nx], &M[ns][nx])
+            _wear_room(S, p, pend, W_NEW if mode == 2 else W_CARRY, xkind >= 0 or qx < pend,
+                       e0, e1, e0end, F[slot][mode], mask, F[ns][nx], &M[ns][nx])
+            if mode != 2:
+                # avoided (never twice in a row): its new cards come back after the
+                # dungeon; the carried card was charged when it was carried on
+                _wear_init(F[ns][2], &M[ns][2])
+                _wear_pool(S, p, pend, e0end, e1, F[slot][mode], mask, F[ns][2], &M[ns][2])
+    return result if result < W_INF else 0
+
+
+# ---- wear_look 2: the carried card followed into the next room (_wear_x) ----
+
+cdef enum:
+    WX_INF = 0x3f3f3f3f
+
+
+cdef inline void _wx_put(int *f, uint8_t *keys, int *cnt, int key, int cost) noexcept nogil:
+    """Offer ``cost`` for the state ``key`` (u * 16 + pending) of one (position, mode)."""
+    if cnt[0] == 0:
+        memset(f, 0x3f, 256 * sizeof(int))
+    if f[key] >= WX_INF:
+        keys[cnt[0]] = key
+        cnt[0] += 1
+    if cost < f[key]:
+        f[key] = cost
+
+
+cdef int _wx_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int *e1, int *e0end,
+                  int *fin, uint8_t *kin, int cin, int *fout, uint8_t *kout, int *cout) noexcept nogil:
+    """One faced room of ``_wear_x``: as ``_wear_room``, with the state (u, pending): a
+    monster carried on that the chain is to kill (its value; 0 none) must be killed where
+    it is taken (the next room, unless it stays again), by a chain no more worn than it,
+    so the chain's kills before it stay at or above it.  A monster carried on that the
+    chain will not kill is charged at once, as if taken after the dungeon."""
+    cdef int mv[4]
+    cdef int me0[4]
+    cdef int mg[4]
+    cdef int meg[4]
+    cdef int nm = 0, hasnon = 0, i, j, q, key, u, pv, cost, stay, xr, lb, base, up, g, c
+    cdef int best = WX_INF, nup, bet, npv, cc, ok
+    cdef int ups[5]
+    for i in range(lo, hi):
+        if KIND[S[i]] != MONSTER:
+            hasnon = 1
+            continue
+        mv[nm] = VALUE[S[i]]
+        me0[nm] = e0[mv[nm]]
+        g = me0[nm] - e1[mv[nm]]
+        mg[nm] = g if (avail and g > 0) else 0
+        meg[nm] = e0end[mv[nm]] > e1[mv[nm]]
+        nm += 1
+    for q in range(cin):
+        key = kin[q]
+        u = key >> 4
+        pv = key & 15
+        cost = fin[key]
+        # stay: -2 the carried card stays (or, without one, no monster of the room
+        # stays: a non-monster or a card of the avoided ones), -3 a new non-monster
+        # stays and the carried card is taken, j >= 0 the new monster j stays
+        for stay in range(-3, nm):
+            if kind == W_FINAL:
+                if stay != -2:
+                    continue
+            elif kind == W_NEW:
+                if stay == -3:
+                    continue
+                if stay == -2 and not hasnon and hi - lo == 4:
+                    continue
+            else:
+                if stay == -3 and (not hasnon or pv == 0):
+                    continue        # (without a pending card it is the same as -2)
+            xr = pv > 0 and (stay != -2 or kind == W_FINAL)
+            if xr and not avail:
+                continue            # the chain's weapon is not dealt yet
+            lb = pv if (pv > 0 and not xr) else 0
+            base = cost
+            for i in range(nm):
+                if i != stay:
+                    base += me0[i]
+            # the chain's state after the room: unchanged, or the value of a kill
+            nup = 0
+            if xr:
+                ups[nup] = pv
+                nup += 1
+            else:
+                ups[nup] = u
+                nup += 1
+            if avail:
+                for i in range(nm):
+                    if i != stay and mg[i] > 0 and mv[i] <= u and mv[i] >= lb \
+                            and (not xr or mv[i] <= pv):
+                        ups[nup] = mv[i]
+                        nup += 1
+            for j in range(nup):
+                up = ups[j]
+                g = 0
+                if avail:
+                    for i in range(nm):
+                        if i != stay and mv[i] >= up and mv[i] <= u:
+                            g += mg[i]
+                c = base - g
+                if stay >= 0:
+                    # the new monster carried on: charged now, or followed as the chain's
+                    cc = c + e0end[mv[stay]]
+                    _wx_put(fout, kout, cout, up << 4, cc)
+                    if cc < best:
+                        best = cc
+                    if meg[stay] and mv[stay] <= up:
+                        cc = c + e1[mv[stay]]
+                        _wx_put(fout, kout, cout, (up << 4) | mv[stay], cc)
+                        if cc < best:
+                            best = cc
+                else:
+                    npv = pv if (stay == -2 and not xr) else 0
+                    _wx_put(fout, kout, cout, (up << 4) | npv, c)
+                    if c < best:
+                        best = c
+    return best
+
+
+cdef void _wx_pool(int8_t *S, int lo, int hi, int *e0end, int *e1, int *fin, uint8_t *kin,
+                   int cin, int *fout, uint8_t *kout, int *cout) noexcept nogil:
+    """The cards ``S[lo:hi]`` avoided: each monster charged as taken after the dungeon; a
+    pending carried card goes with them (the chain kills it there: already charged)."""
+    cdef int q, key, u, i, c
+    for q in range(cin):
+        key = kin[q]
+        u = key >> 4
+        c = fin[key]
+        for i in range(lo, hi):
+            if KIND[S[i]] == MONSTER:
+                c += _wear_charge(VALUE[S[i]], u, e0end, e1)
+        _wx_put(fout, kout, cout, u << 4, c)
+
+
+cdef int _wear_x(int8_t *S, int n, int nrot, int avail_from, int ux, int *ho, int *dio, int *cg,
+                 int *e1, int *e0end) noexcept nogil:
+    """``wear_extra`` with the carried card followed (``wear_look`` 2): the programme's
+    state is (the chain's last kill, the value of a carried monster it is to kill)."""
+    cdef int F[8][3][256]
+    cdef uint8_t K[8][3][256]
+    cdef int C[8][3]
+    cdef int G[256]
+    cdef uint8_t GK[256]
+    cdef int gc = 0
+    cdef int H[256]
+    cdef uint8_t HK[256]
+    cdef int hc
+    cdef int e0[16]
+    cdef int p, mode, k, pend, slot, ns, nx, q, result = WX_INF, c
+    for slot in range(8):
+        C[slot][0] = C[slot][1] = C[slot][2] = 0
+    _wx_put(G, GK, &gc, ux << 4, 0)
+    pend = 4 if n > 4 else n
+    _wear_costs(S, pend, ho, dio, cg, e0)
+    if n <= 4:
+        hc = 0
+        c = _wx_room(S, 0, n, W_FINAL, avail_from < pend, e0, e1, e0end, G, GK, gc, H, HK, &hc)
+        return c if c < WX_INF else 0
+    _wx_room(S, 0, 4, W_NEW, avail_from < 4, e0, e1, e0end, G, GK, gc, F[4][0], K[4][0], &C[4][0])
+    if nrot > 1:
+        _wx_pool(S, 0, 4, e0end, e1, G, GK, gc, F[4][2], K[4][2], &C[4][2])
+    for p in range(4, n + 1):
+        slot = p & 7
+        for mode in range(3):
+            if not C[slot][mode]:
+                continue
+            if p >= n:
+                for q in range(C[slot][mode]):
+                    c = F[slot][mode][K[slot][mode][q]]
+                    if c < result:
+                        result = c
+                C[slot][mode] = 0
+                continue
+            k = 4 if mode == 2 else 3
+            pend = p + k if p + k < n else n
+            _wear_costs(S, pend, ho, dio, cg, e0)
+            if pend == n and mode == 0:
+                hc = 0
+                c = _wx_room(S, p, pend, W_FINAL, avail_from < pend, e0, e1, e0end,
+                             F[slot][mode], K[slot][mode], C[slot][mode], H, HK, &hc)
+                if c < result:
+                    result = c
+                C[slot][mode] = 0
+                continue
+            ns = pend & 7
+            nx = 0 if mode == 0 else 1
+            _wx_room(S, p, pend, W_NEW if mode == 2 else W_CARRY, avail_from < pend, e0, e1, e0end,
+                     F[slot][mode], K[slot][mode], C[slot][mode], F[ns][nx], K[ns][nx], &C[ns][nx])
+            if mode != 2:
+                _wx_pool(S, p, pend, e0end, e1, F[slot][mode], K[slot][mode], C[slot][mode],
+                         F[ns][2], K[ns][2], &C[ns][2])
+            C[slot][mode] = 0
+    return result if result < WX_INF else 0

@@ -18,7 +18,9 @@ heroes, the leader and whether the room may be avoided; see docs/solver.md.
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
-from ._types cimport FRESH
+from libc.stdint cimport int8_t
+from ._types cimport FRESH, MAXN, Heroes, Tally, _tally
+from ._bounds cimport bound_at as _bound_at, wear_extra as _wear_extra
 from ._table cimport BUCKET, LOCKS, Entry, tt_grow, tt_free
 from ._state cimport Search, MAXHELPERS
 from ._search cimport search_init, search_free, run as _run, steps as _steps_of, line_run as _line_run
@@ -190,6 +192,38 @@ cdef class Searcher:
         self.st.ahead_prune = v
 
     @property
+    def wear_look(self):
+        """Co-op, lenient: also bound a room start by the wear of the strongest weapon
+        along the rooms ahead (``_bounds.wear_extra``), in node() where neither its
+        parent's bound nor the table cut it: 0 off, 1 the chain alone, 2 also following
+        the carried card; + 4 also in rate_outcomes for every child that may beat alpha
+        (measured, slower)."""
+        return self.st.wear_look
+
+    @wear_look.setter
+    def wear_look(self, int v):
+        self.st.wear_look = v
+
+    @property
+    def wear_gap(self):
+        """node() looks at the wear (``wear_look``) only when its bound is at most this
+        above alpha."""
+        return self.st.wear_gap
+
+    @wear_gap.setter
+    def wear_gap(self, int v):
+        self.st.wear_gap = v
+
+    @property
+    def wear_cuts(self):
+        """Room starts the wear look cut in node() (a counter, never reset by a search)."""
+        return self.st.wear_cuts
+
+    @wear_cuts.setter
+    def wear_cuts(self, long long v):
+        self.st.wear_cuts = v
+
+    @property
     def order_salt(self):
         """0: children in the measured order; else the children of equal bound in
         another order, one per salt (tests: the outputs must not depend on it)."""
@@ -306,6 +340,25 @@ cdef class Searcher:
 
     def _tt_grow(self):
         tt_grow(&self.st.tt)
+
+    # for tests/test_core.py: _bounds.bound_at of a room start (card codes, room first;
+    # heroes as (health, weapon, last kill); nrot 2 when the room may be avoided), with
+    # this searcher's knobs (``extra_only``: _bounds.wear_extra alone)
+    def _bound_at(self, list cards, list heroes, int nrot, bint extra_only=False):
+        cdef int8_t S[MAXN]
+        cdef Heroes hs
+        cdef Tally t
+        cdef int i, slack, n = len(cards)
+        if n > MAXN:
+            raise ValueError("too many cards")
+        for i in range(n):
+            S[i] = cards[i]
+        for i in range(self.st.nheroes):
+            hs.hp[i], hs.w[i], hs.k[i] = heroes[i]
+        _tally(S, n, &t)
+        if extra_only:
+            return _wear_extra(&self.st, S, n, nrot, &hs, &t)
+        return _bound_at(&self.st, &t, &hs, S, n, nrot, &slack)
 
     def _steps(self):
         return _steps_of(&self.st)
@@ -439,7 +492,7 @@ PERTURBATION = {}
 # v1 and v2 were fixed, with the values those methods search with: their co-op
 # win checks stop at a node limit (docs/daily.md, "The stability promise"), so
 # ``new_searcher(frozen=True)`` gives them the search of then, node for node.
-FROZEN_KNOBS = {"ahead_prune": 0}
+FROZEN_KNOBS = {"ahead_prune": 0, "wear_look": 0}
 
 
 def new_searcher(rules, tt_mb=256, frozen=False, threads=1):

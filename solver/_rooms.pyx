@@ -16,14 +16,16 @@ are folded in: the rooms reachable by avoiding are rotations of ``S``
 (``rotations``).  ``rate_outcomes`` then gives each child its upper bound and
 the move-ordering key the driver sorts by.
 """
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from ._types cimport (MAXN, MAXHP, MAXDEPTH, MAXOUT, NEG, FRESH, LANE_HI, MONSTER, POTION, WEAPON,
                       KIND, VALUE, Heroes, Outcome, Tally, _usable, _canon, _pack, _tally_card,
                       _child_tally, _child_cards)
 from ._state cimport Search
-from ._bounds cimport damage, bound, finish_bound, deep_extra, _deep_extra, forced_extra, ahead_parts
+from ._table cimport BUCKET, Entry
+from ._bounds cimport (damage, bound, finish_bound, deep_extra, _deep_extra, forced_extra, ahead_parts,
+                      wear_extra)
 
 
 cdef int rooms_init(Search *s) except -1:
@@ -45,6 +47,11 @@ cdef int rooms_init(Search *s) except -1:
 
 cdef void rooms_free(Search *s) noexcept nogil:
     cdef int d
+    if s.wr_key != NULL:
+        free(s.wr_key)
+        free(s.wr_val)
+        s.wr_key = NULL
+        s.wr_val = NULL
     for d in range(MAXDEPTH):
         if s.out[d] != NULL:
             free(s.out[d])
@@ -349,6 +356,53 @@ cdef int compact(Search *s, Outcome *buf, int count) noexcept nogil:
     return n
 
 
+DEF WR_MAX_BITS = 20        # at most 1 M slots (18 MB)
+
+
+cdef int _wear_memo(Search *s, int8_t *C, int m, Heroes *hs, Tally *ct) noexcept nogil:
+    """``wear_extra`` of a child room start, remembered across the search by a hash of its
+    cards and weapons (it depends on nothing else: room starts that differ in health
+    only, common as the table keeps every health of a position apart, share it)."""
+    cdef uint64_t h = 0x243F6A8885A308D3ULL, h2 = 0x13198A2E03707344ULL, wk
+    cdef int i, slot, v
+    # two independent 64-bit hashes (FNV-1a and a multiply-xorshift), as the table's
+    # keys are 128 bits: a false match would give a wrong bound
+    for i in range(m):
+        h = (h ^ <uint64_t> (C[i] + 1)) * 0x100000001B3ULL
+        h2 = (h2 + <uint64_t> (C[i] + 1)) * 0xBF58476D1CE4E5B9ULL
+        h2 ^= h2 >> 29
+    wk = (<uint64_t> <uint8_t> hs.w[0] | (<uint64_t> <uint8_t> hs.k[0] << 8)
+          | (<uint64_t> <uint8_t> hs.w[1] << 16) | (<uint64_t> <uint8_t> hs.k[1] << 24)
+          | (<uint64_t> m << 32))
+    h = (h ^ wk) * 0x9E3779B97F4A7C15ULL
+    h ^= h >> 31
+    h |= 1
+    h2 = (h2 ^ wk) * 0x94D049BB133111EBULL
+    h2 ^= h2 >> 31
+    if s.wr_key == NULL:
+        # a sixteenth of the table's budget at most (18 bytes a slot), 1 M slots at most
+        s.wr_bits = 12
+        while s.wr_bits < WR_MAX_BITS and \
+                (<uint64_t> 18 << (s.wr_bits + 1)) * 16 <= s.tt.max_buckets * BUCKET * sizeof(Entry):
+            s.wr_bits += 1
+        s.wr_key = <uint64_t *> calloc(2 << s.wr_bits, sizeof(uint64_t))
+        s.wr_val = <int16_t *> malloc((1 << s.wr_bits) * sizeof(int16_t))
+        if s.wr_key == NULL or s.wr_val == NULL:
+            free(s.wr_key)
+            free(s.wr_val)
+            s.wr_key = NULL
+            s.wr_val = NULL
+            return wear_extra(s, C, m, rotations(s, m, 1), hs, ct)
+    slot = <int> (h >> (64 - s.wr_bits))
+    if s.wr_key[2 * slot] == h and s.wr_key[2 * slot + 1] == h2:
+        return s.wr_val[slot]
+    v = wear_extra(s, C, m, rotations(s, m, 1), hs, ct)
+    s.wr_key[2 * slot] = h
+    s.wr_key[2 * slot + 1] = h2
+    s.wr_val[slot] = <int16_t> v
+    return v
+
+
 cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S, int n) noexcept nogil:
     """Give each child its upper bound and an ordering key: highest bound
     first, then the most health left after the unavoidable damage.
@@ -359,7 +413,7 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
     """
     cdef Tally ct
     cdef Outcome *o
-    cdef int i, slack, ub, slot, dmg, sump, maxp, m, room, deep
+    cdef int i, slack, ub, slot, dmg, sump, maxp, m, room, deep, wear
     cdef int8_t C[MAXN]
     cdef bint have_ct, have_c
     cdef uint64_t key
@@ -422,6 +476,15 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
             if deep > room:
                 dmg += deep - room
                 ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
+                room = deep
+            if s.wear_look >= 4 and ub > s.e_alpha and ub != NEG:
+                # (measured, not used: the wear of the strongest weapon computed here,
+                # for every child that may beat alpha, costs more than node() looking
+                # at the ones searched)
+                wear = _wear_memo(s, C, m, &o.hs, &ct)
+                if wear > room:
+                    dmg += wear - room
+                    ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
             if slot >= 0:
                 s.m_dmg[slot] = dmg
                 s.m_room[slot] = -1     # done

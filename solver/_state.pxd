@@ -23,6 +23,15 @@ ctypedef struct Search:
     int loss_probe              # no win left: first ask whether the best loss reaches the bound
     int ahead_prune             # part-way through a room, also bound with the rooms ahead (_rooms.ahead_bound):
                                 # 0 off, 1 after the first and second take, 2 also before the last
+    int wear_look               # co-op, lenient: a room start is also bound by the wear of the strongest
+                                # weapon (_bounds.wear_extra) in node(); 0 off, 1 or 2 (variants), +4 also in rate_outcomes
+    int wear_gap                # node() looks at the wear only when its bound is at most this above alpha
+    uint64_t wc_key[4096]       # node()'s memo of wear_extra per table key (0: empty)
+    int16_t wc_val[4096]
+    uint64_t *wr_key            # rate_outcomes' memo of wear_extra per (cards, weapons, rotations): WR_SLOTS
+    int16_t *wr_val             # (allocated on first use, freed by rooms_free)
+    int wr_bits                 # its slots: 1 << wr_bits
+    long long wear_cuts         # room starts cut by the wear look in node() (a counter)
     uint32_t order_salt         # 0: children in the measured order; else ties of bound in a salted order (tests)
 
     # -- the table: _table (the driver counts its hits in tt.hits)

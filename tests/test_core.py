@@ -935,12 +935,97 @@ def test_part_way_rooms_ahead_bound_never_changes_a_value(data):
     assert scores[0] == scores[1]
 
 
+@settings(max_examples=30, **SETTINGS)
+@given(data=st.data())
+def test_wear_look_equals_reference(data):
+    """The wear of the strongest weapon along the rooms ahead (``wear_look`` 1 and 2,
+    in node() and, + 4, in rate_outcomes; ``_bounds.wear_extra``, co-op lenient; 5 is the
+    co-op default) only prunes: from fresh dungeons, mid-room positions and worn weapons, in
+    both durabilities (strict: it is off), the core agrees with the reference with it
+    and without it, and every line replays to its score."""
+    rules = data.draw(st.sampled_from(COOP_RULES))
+    if data.draw(st.booleans()):
+        start, actions = data.draw(positions(rules, MAX_CARDS["coop"], 5))
+        state = play(start, actions)
+    else:
+        deck = data.draw(dungeons(rules, MAX_CARDS["coop"], 1))
+        state = State.new(deck, rules)
+        if data.draw(st.booleans()):
+            state = dataclasses.replace(state, heroes=data.draw(armed_heroes(rules)))
+    if state.finished:
+        return
+    note(position_text(state))
+    ref = reference(state)
+    core_mod = scoundrel_solver.search.load_core()
+    for knob in (1, 2, 5, 0):
+        searcher = core_mod.new_searcher(rules, 16)
+        searcher.wear_look = knob
+        out = core_mod.search(state, searcher=searcher)
+        assert out["exact"] and out["score"] == ref.score, (knob, out["score"], ref.score)
+        end = replay(state, out["line"])[-1]
+        assert end.finished and end.score == out["score"]
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(data=st.data())
+def test_wear_look_never_changes_a_value(data):
+    """The same on co-op dungeons too big for the reference (9-24 cards), from fresh
+    and worn weapons."""
+    rules = Rules(mode="coop", durability="lenient")
+    n = data.draw(st.integers(9, 24))
+    deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+    state = State.new(deck, rules)
+    if data.draw(st.booleans()):
+        state = dataclasses.replace(state, heroes=data.draw(armed_heroes(rules)))
+    note(position_text(state))
+    scores = _scores_with_knob(state, "wear_look", (0, 1, 2, 6))
+    assert scores[0] == scores[1] == scores[2] == scores[3]
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(data=st.data())
+def test_wear_bound_is_never_below_the_value(data):
+    """``_bounds.bound_at`` with the wear of the strongest weapon (``wear_look``), on
+    its own: from room starts of 5-24 cards with any heroes (health, worn or fresh
+    weapons; the room after an avoid or not), a won value never exceeds it (the value
+    from the core without it, which the tests above hold to the reference), and the
+    wear's extra is never negative."""
+    rules = Rules(mode="coop", durability="lenient")
+    n = data.draw(st.integers(5, 24))
+    deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+    heroes = data.draw(armed_heroes(rules))
+    start = dataclasses.replace(State.new(deck, rules), heroes=heroes,
+                                avoided_last=data.draw(st.booleans()))
+    note(position_text(start))
+    core_mod = scoundrel_solver.search.load_core()
+    searcher = core_mod.new_searcher(rules, 16)
+    out = core_mod.search(start, searcher=searcher, want_line=False)
+    assert out["exact"]
+    codes = [c.index for c in start.room + start.dungeon]
+    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
+             for h in heroes]
+    nrot = 2 if start.can_avoid() else 1
+    old = searcher._bound_at(codes, kills, nrot)
+    for variant in (1, 2):
+        searcher.wear_look = variant
+        new = searcher._bound_at(codes, kills, nrot)
+        assert searcher._bound_at(codes, kills, nrot, True) >= 0
+        if out["score"] > 0:
+            assert new >= out["score"], (variant, new, out["score"])
+        assert new <= old
+        event(f"variant {variant}: " + ("tighter" if new < old else "the same"))
+    event("won" if out["score"] > 0 else "lost")
+
+
 def test_frozen_searcher_searches_as_daily_v1_and_v2():
     """``new_searcher(frozen=True)`` sets every knob whose default changed the node
     counts since daily methods v1/v2 back to its old value (core.FROZEN_KNOBS)."""
     core_mod = scoundrel_solver.search.load_core()
     rules = Rules(mode="coop")
-    assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0}
+    assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0, "wear_look": 0}
     assert core_mod.new_searcher(rules, 16).ahead_prune == 2
     assert core_mod.new_searcher(rules, 16, frozen=True).ahead_prune == 0
     assert core_mod.new_searcher(Rules(), 16).ahead_prune == 0      # solo: off (not measured there)
+    assert core_mod.new_searcher(rules, 16).wear_look == 5
+    assert core_mod.new_searcher(rules, 16, frozen=True).wear_look == 0
+    assert core_mod.new_searcher(Rules(), 16).wear_look == 0
