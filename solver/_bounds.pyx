@@ -417,6 +417,26 @@ cdef inline int _wear_charge(int v, int u, int *e0end, int *e1) noexcept nogil:
     return e0end[v]
 
 
+cdef inline int _room_monsters(int8_t *S, int lo, int hi, int avail, int *e0, int *e1, int *mv,
+                               int *me0, int *mg, int *hasnon) noexcept nogil:
+    """The monsters among the new cards ``S[lo:hi]`` of a faced room: their values ``mv``,
+    their extra ``me0`` when the chain does not kill them, and what the chain saves by
+    killing them ``mg`` (0 before its weapon is dealt, ``avail``); ``hasnon``: a card that is
+    not a monster is among them.  Returns how many."""
+    cdef int i, d, nm = 0
+    hasnon[0] = 0
+    for i in range(lo, hi):
+        if KIND[S[i]] != MONSTER:
+            hasnon[0] = 1
+            continue
+        mv[nm] = VALUE[S[i]]
+        me0[nm] = e0[mv[nm]]
+        d = me0[nm] - e1[mv[nm]]
+        mg[nm] = d if (avail and d > 0) else 0
+        nm += 1
+    return nm
+
+
 cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int *e1,
                     int *e0end, int *fin, uint32_t mask_in, int *fout, uint32_t *mask_out) noexcept nogil:
     """One faced room of ``_wear_extra``: the new cards ``S[lo:hi]`` taken in any order,
@@ -429,17 +449,9 @@ cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int
     cdef int mv[4]
     cdef int me0[4]
     cdef int mg[4]
-    cdef int nm = 0, hasnon = 0, i, j, ex, u, up, base, c, g, cost, best = W_INF, d
+    cdef int nm, hasnon, i, j, ex, u, up, base, c, g, cost, best = W_INF
     cdef uint32_t mm = mask_in
-    for i in range(lo, hi):
-        if KIND[S[i]] != MONSTER:
-            hasnon = 1
-            continue
-        mv[nm] = VALUE[S[i]]
-        me0[nm] = e0[mv[nm]]
-        d = me0[nm] - e1[mv[nm]]
-        mg[nm] = d if (avail and d > 0) else 0
-        nm += 1
+    nm = _room_monsters(S, lo, hi, avail, e0, e1, mv, me0, mg, &hasnon)
     while mm:
         u = 31 - __builtin_clz(mm)
         mm &= ~(1u << u)
@@ -714,19 +726,12 @@ cdef int _wx_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int *
     cdef int me0[4]
     cdef int mg[4]
     cdef int meg[4]
-    cdef int nm = 0, hasnon = 0, i, j, q, key, u, pv, cost, stay, xr, lb, base, up, g, c
+    cdef int nm, hasnon, i, j, q, key, u, pv, cost, stay, xr, lb, base, up, g, c
     cdef int best = WX_INF, nup, bet, npv, cc, ok
     cdef int ups[5]
-    for i in range(lo, hi):
-        if KIND[S[i]] != MONSTER:
-            hasnon = 1
-            continue
-        mv[nm] = VALUE[S[i]]
-        me0[nm] = e0[mv[nm]]
-        g = me0[nm] - e1[mv[nm]]
-        mg[nm] = g if (avail and g > 0) else 0
-        meg[nm] = e0end[mv[nm]] > e1[mv[nm]]
-        nm += 1
+    nm = _room_monsters(S, lo, hi, avail, e0, e1, mv, me0, mg, &hasnon)
+    for i in range(nm):
+        meg[i] = e0end[mv[i]] > e1[mv[i]]
     for q in range(cin):
         key = kin[q]
         u = key >> 4

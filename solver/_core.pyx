@@ -616,16 +616,8 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         # store) from an empty table of its own; so the line is a function of the position
         ls = new_searcher(rules, tt_mb) if proof_threaded else s
         ls.nodes = 0
-        # the wear bound (wear_look) halves the proof's nodes for the same time, but the rooms
-        # search calls bound_at at every room start, where it cost 3x per node for 40 % fewer
-        # nodes (co-op 52 deal 5: 9.9 s against 5.0 s): that search runs without it
-        wear = ls.wear_look
-        ls.wear_look = 0
-        try:
-            with _Progress(ls, _after_proof(progress, nodes, s.tests - tests0, int(score))):
-                found = ls.shortest(*position, int(score), sum(rot + 1 for rot, _ in steps), left_nodes, left_time)
-        finally:
-            ls.wear_look = wear
+        with _Progress(ls, _after_proof(progress, nodes, s.tests - tests0, int(score))):
+            found = ls.shortest(*position, int(score), sum(rot + 1 for rot, _ in steps), left_nodes, left_time)
         line_nodes = ls.nodes
         s.nodes = nodes
         short = found["rooms"] is not None

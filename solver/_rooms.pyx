@@ -478,9 +478,9 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
                 ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
                 room = deep
             if s.wear_look >= 4 and ub > s.e_alpha and ub != NEG:
-                # (measured, not used: the wear of the strongest weapon computed here,
-                # for every child that may beat alpha, costs more than node() looking
-                # at the ones searched)
+                # the wear of the strongest weapon, for every child that may still beat
+                # alpha (the co-op default, wear_look 5: cheaper with its memo than node()
+                # looking at the ones searched, wear_look 1-2)
                 wear = _wear_memo(s, C, m, &o.hs, &ct)
                 if wear > room:
                     dmg += wear - room

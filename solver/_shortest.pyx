@@ -207,6 +207,21 @@ cdef int root_outcomes(Search *s, list room, list dungeon, int taken, Heroes *hs
 cdef dict shortest_run(Search *s, list room, list dungeon, int taken, list heroes, int leader,
                        int potion_mask, int help_used, int avoid_ok, int target, int known_rooms,
                        long long max_nodes, double timeout):
+    """``_shortest`` without the wear bound (``wear_look``, restored after): this search
+    bounds every room start it meets, where the wear programme cost 3x per node for 40 %
+    fewer nodes (co-op 52 deal 5, one thread: 9.9 s against 5.0 s)."""
+    cdef int wear = s.wear_look
+    s.wear_look = 0
+    try:
+        return _shortest(s, room, dungeon, taken, heroes, leader, potion_mask, help_used, avoid_ok,
+                         target, known_rooms, max_nodes, timeout)
+    finally:
+        s.wear_look = wear
+
+
+cdef dict _shortest(Search *s, list room, list dungeon, int taken, list heroes, int leader,
+                    int potion_mask, int help_used, int avoid_ok, int target, int known_rooms,
+                    long long max_nodes, double timeout):
     """The fewest rooms of a line from the position that scores ``target`` (the
     proven optimum), and that line as (avoids, takes) per room start.
 
