@@ -449,13 +449,34 @@ cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int
     cdef int mv[4]
     cdef int me0[4]
     cdef int mg[4]
-    cdef int nm, hasnon, i, j, ex, u, up, base, c, g, cost, best = W_INF
+    cdef int sa[4]
+    cdef int nm, hasnon, i, j, ex, u, up, base, c, g, cost, tot, over, gx, anyg, best = W_INF
     cdef uint32_t mm = mask_in
     nm = _room_monsters(S, lo, hi, avail, e0, e1, mv, me0, mg, &hasnon)
+    # what does not depend on the chain's state: ``tot`` the extra of the monsters taken
+    # here when the chain kills nothing; ``sa[j]`` what it saves by killing every monster
+    # of value at least ``mv[j]`` (those above its last kill and the one carried on are
+    # taken off below)
+    tot = 0
+    anyg = 0
+    for i in range(nm):
+        tot += me0[i]
+        anyg |= mg[i]
+        g = 0
+        if mg[i]:
+            for j in range(nm):
+                if mv[j] >= mv[i]:
+                    g += mg[j]
+        sa[i] = g
     while mm:
         u = 31 - __builtin_clz(mm)
         mm &= ~(1u << u)
         cost = fin[u]
+        over = 0
+        if anyg:
+            for i in range(nm):
+                if mv[i] > u:
+                    over += mg[i]
         for ex in range(-1, nm):
             if kind == W_FINAL:
                 if ex >= 0:
@@ -463,10 +484,7 @@ cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int
             elif kind == W_NEW and ex < 0 and not hasnon and hi - lo == 4:
                 continue            # four monsters and no carried card: one of them stays
                                     # (fewer: the room is filled from the avoided cards)
-            base = cost
-            for i in range(nm):
-                if i != ex:
-                    base += me0[i]
+            base = cost + tot - (me0[ex] if ex >= 0 else 0)
             # the chain kills nothing here
             c = base + (_wear_charge(mv[ex], u, e0end, e1) if ex >= 0 else 0)
             if c < fout[u]:
@@ -474,15 +492,18 @@ cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int
                 mask_out[0] |= 1u << u
             if c < best:
                 best = c
-            # or it ends at the value of one of the monsters it may kill
+            if not anyg:
+                continue
+            # or it ends at the value of one of the monsters it may kill: it saves
+            # what killing each monster from that value up to u saves
+            gx = 0
+            if ex >= 0 and mv[ex] <= u:
+                gx = mg[ex]         # (the one carried on is not killed here)
             for j in range(nm):
                 if j == ex or mg[j] == 0 or mv[j] > u:
                     continue
                 up = mv[j]
-                g = 0
-                for i in range(nm):
-                    if i != ex and mv[i] >= up and mv[i] <= u:
-                        g += mg[i]
+                g = sa[j] - over - (gx if gx and mv[ex] >= up else 0)
                 c = base - g + (_wear_charge(mv[ex], up, e0end, e1) if ex >= 0 else 0)
                 if c < fout[up]:
                     fout[up] = c
@@ -490,6 +511,22 @@ cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int
                 if c < best:
                     best = c
     return best
+
+
+cdef inline uint32_t _wear_front(int *f, uint32_t mask) noexcept nogil:
+    """The chain states of ``mask`` worth following: a chain whose last kill is lower
+    (more worn) must cost strictly less than every less worn one, or it can do nothing
+    they cannot do as cheaply (``_wear_charge`` and the kills allowed only grow with
+    the last kill), so it is dropped: the least cost of the programme is unchanged."""
+    cdef uint32_t mm = mask, keep = 0
+    cdef int u, least = W_INF
+    while mm:
+        u = 31 - __builtin_clz(mm)
+        mm &= ~(1u << u)
+        if f[u] < least:
+            least = f[u]
+            keep |= 1u << u
+    return keep
 
 
 cdef inline void _wear_init(int *f, uint32_t *m) noexcept nogil:
@@ -568,7 +605,7 @@ cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
     cdef int G[16]
     cdef int H[16]
     cdef uint32_t gm, hm = 0
-    cdef int nx
+    cdef int nx, edio
     if not s.lenient or not s.coop or s.flee != 0:
         return 0
     nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
@@ -651,6 +688,7 @@ cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
     gm = 1u << ux
     pend = 4 if n > 4 else n
     _wear_costs(S, pend, ho, dio, cg, e0)
+    edio = dio[pend]            # (e0 changes only with the diamond dealt by then)
     if n <= 4:
         return _wear_room(S, 0, n, W_FINAL, xkind >= 0 or qx < pend, e0, e1, e0end, G, gm,
                           H, &hm)
@@ -667,6 +705,7 @@ cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
             if not mask:
                 continue
             M[slot][mode] = 0
+            mask = _wear_front(F[slot][mode], mask)
             if p >= n:
                 # S has run out after an avoid: what is left was charged already
                 while mask:
@@ -677,7 +716,9 @@ cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
                 continue
             k = 4 if mode == 2 else 3
             pend = p + k if p + k < n else n
-            _wear_costs(S, pend, ho, dio, cg, e0)
+            if dio[pend] != edio:
+                edio = dio[pend]
+                _wear_costs(S, pend, ho, dio, cg, e0)
             if pend == n and mode == 0:
                 # nothing was avoided: the final room, every card taken
                 c = _wear_room(S, p, pend, W_FINAL, xkind >= 0 or qx < pend, e0, e1, e0end,
