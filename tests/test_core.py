@@ -42,7 +42,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import note as _hypothesis_note
 from hypothesis.errors import InvalidArgument
 from hypothesis import strategies as st
@@ -56,6 +56,8 @@ from scoundrel_solver.reference import group_rooms
 from scoundrel_solver.result import Result
 from scoundrel_solver.rules import Rules
 from scoundrel_solver.state import AVOID, Avoid, Hero, State, Take
+
+import wear_reference  # tests/wear_reference.py: _bounds.wear_extra in plain Python
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus_known.jsonl"
@@ -1015,6 +1017,71 @@ def test_wear_bound_is_never_below_the_value(data):
         assert new <= old
         event(f"variant {variant}: " + ("tighter" if new < old else "the same"))
     event("won" if out["score"] > 0 else "lost")
+
+
+DENSE_CARDS = [c for c in COOP_CARDS if c.suit in "CSD"]     # the monsters and the diamonds
+HEARTS = [c for c in COOP_CARDS if c.suit == "H"]
+
+
+@st.composite
+def wear_cases(draw):
+    """A co-op room start for ``_bounds.wear_extra``: (kind, deck, heroes, avoided_last).
+    "any": as in ``test_wear_bound_is_never_below_the_value`` (5-24 of the 52 cards, any
+    heroes); "dense": 10-24 cards mostly clubs, spades and diamonds (0-2 hearts, 0-2
+    jokers), one hero holding a weapon of 3-10 whose last kill is low (2-9), so that the
+    chains of kills of the strongest weapon matter (few rooms rarely give a positive
+    extra: about 1 in 10 of 5-8 cards, 1 in 3 of 9-14, 3 in 5 of 15-24 dense ones)."""
+    rules = Rules(mode="coop", durability="lenient")
+    kind = draw(st.sampled_from(["any", "dense"]))
+    n = draw(st.integers(5, 24) if kind == "any" else st.integers(10, 24))
+    if kind == "any":
+        deck = draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+        heroes = draw(armed_heroes(rules))
+    else:
+        jokers = draw(st.integers(0, 2))
+        hearts = draw(st.integers(0, 2))
+        cards = draw(st.lists(st.sampled_from(DENSE_CARDS), min_size=n - jokers - hearts,
+                              max_size=n - jokers - hearts, unique=True))
+        cards += draw(st.lists(st.sampled_from(HEARTS), min_size=hearts, max_size=hearts, unique=True))
+        deck = draw(st.permutations(cards + [JOKER] * jokers))
+        heroes = list(draw(armed_heroes(rules)))
+        worn = Hero(draw(st.integers(1, 20)), draw(st.integers(3, 10)), draw(st.integers(2, 9)))
+        heroes[draw(st.integers(0, 1))] = worn
+        heroes = tuple(heroes)
+    return kind, deck, heroes, draw(st.booleans())
+
+
+def _hand_case(deck: str, heroes, avoided_last: bool):
+    return ("hand", parse_cards(deck), tuple(Hero(*h) for h in heroes), avoided_last)
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(case=wear_cases())
+@example(case=_hand_case("KC 7C JC 8D 6S QC 5C KS JS 6D", [(20, 7, 2), (20, 0, None)], False))
+@example(case=_hand_case("TS QD 5S JC QC KD 6S AC 8S 6C 8D 4C KC", [(20, 10, 7), (20, 0, None)], True))
+@example(case=_hand_case("JD 7D 3S QD 9S 4C 2D KC AC TS 5C 3C QS", [(20, 5, 3), (20, 0, None)], False))
+@example(case=_hand_case("7C 9D 8C AS TS QC 6C 2D 8D", [(20, 4, 5), (20, 5, None)], True))
+def test_wear_extra_equals_plain_reference(case):
+    """``_bounds.wear_extra`` (the searcher's co-op default ``wear_look`` 5: not the
+    carried-card variant) equals its plain Python transcription
+    (``tests/wear_reference.py``, which follows every chain state and sums each gain
+    afresh) on co-op lenient room starts of 5-24 cards, after an avoid or not."""
+    kind, deck, heroes, avoided_last = case
+    rules = Rules(mode="coop", durability="lenient")
+    start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
+    note(position_text(start))
+    core_mod = scoundrel_solver.search.load_core()
+    searcher = core_mod.new_searcher(rules, 1)
+    assert searcher.wear_look == 5
+    codes = [c.index for c in start.room + start.dungeon]
+    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
+             for h in heroes]
+    nrot = 2 if start.can_avoid() else 1
+    note(f"codes {codes} kills {kills} nrot {nrot}")
+    got = searcher._bound_at(codes, kills, nrot, True)
+    want = wear_reference.wear_extra(codes, kills, nrot)
+    assert got == want, (got, want)
+    event(f"{kind}: " + ("positive" if want > 0 else "zero"))
 
 
 def test_frozen_searcher_searches_as_daily_v1_and_v2():
