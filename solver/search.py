@@ -111,8 +111,9 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
 
     ``threads``: the proof's null-window tests run on that many threads sharing
     one transposition table (lazy SMP, ``_search.smp_test``; docs/solver.md,
-    "Threads for one solve"), once the solve has spent ``smp_from`` nodes (50,000:
-    smaller solves, nearly all solo deals, are the one-thread search).  The score
+    "Threads for one solve"): co-op from the first test, solo once the solve has spent
+    ``smp_from`` nodes (50,000: smaller solves, nearly all solo deals, are the
+    one-thread search).  The score
     is the same as with one thread; the line of fewest rooms is the same too (it is
     walked by a fixed rule); where it is not asked for or not proven, the line is
     walked by another fixed rule with exact tests, so it is the same on every run.
