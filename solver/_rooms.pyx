@@ -18,7 +18,7 @@ the move-ordering key the driver sorts by.
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint16_t, int16_t, int8_t, uint8_t
 from ._types cimport (MAXN, MAXHP, MAXDEPTH, MAXOUT, NEG, FRESH, LANE_HI, MONSTER, POTION, WEAPON,
                       KIND, VALUE, Heroes, Outcome, Tally, _usable, _canon, _pack, _tally_card,
                       _child_tally, _child_cards)
@@ -49,9 +49,7 @@ cdef void rooms_free(Search *s) noexcept nogil:
     cdef int d
     if s.wr_key != NULL:
         free(s.wr_key)
-        free(s.wr_val)
         s.wr_key = NULL
-        s.wr_val = NULL
     for d in range(MAXDEPTH):
         if s.out[d] != NULL:
             free(s.out[d])
@@ -356,15 +354,20 @@ cdef int compact(Search *s, Outcome *buf, int count) noexcept nogil:
     return n
 
 
-DEF WR_MAX_BITS = 20        # at most 1 M slots (18 MB)
+DEF WR_MAX_BITS = 20        # at most 1 M slots (24 MB)
 
 
-cdef int _wear_memo(Search *s, int8_t *C, int m, Heroes *hs, Tally *ct) noexcept nogil:
-    """``wear_extra`` of a child room start, remembered across the search by a hash of its
-    cards and weapons (it depends on nothing else: room starts that differ in health
-    only, common as the table keeps every health of a position apart, share it)."""
+cdef uint64_t *_child_memo(Search *s, int8_t *C, int m, Heroes *hs) noexcept nogil:
+    """The memo slot of a child room start (co-op): what ``rate_outcomes`` found of the rooms
+    ahead of it, remembered across the search by a hash of its cards and weapons (they
+    depend on nothing else: room starts that differ in health only, common as the table
+    keeps every health of a position apart, share them).  Three words: the two hashes and
+    what is known -- bit 63: ``_deep_extra`` in bits 0-15 and its ``ahead`` in 16-23 and
+    24-31; bit 62: ``wear_extra`` in bits 32-47.  A slot holding another room start is
+    taken over (nothing known).  NULL when the memory is not there."""
     cdef uint64_t h = 0x243F6A8885A308D3ULL, h2 = 0x13198A2E03707344ULL, wk
-    cdef int i, slot, v
+    cdef uint64_t *p
+    cdef int i, slot
     # two independent 64-bit hashes (FNV-1a and a multiply-xorshift), as the table's
     # keys are 128 bits: a false match would give a wrong bound
     for i in range(m):
@@ -380,27 +383,21 @@ cdef int _wear_memo(Search *s, int8_t *C, int m, Heroes *hs, Tally *ct) noexcept
     h2 = (h2 ^ wk) * 0x94D049BB133111EBULL
     h2 ^= h2 >> 31
     if s.wr_key == NULL:
-        # a sixteenth of the table's budget at most (18 bytes a slot), 1 M slots at most
+        # a sixteenth of the table's budget at most (24 bytes a slot), 1 M slots at most
         s.wr_bits = 12
         while s.wr_bits < WR_MAX_BITS and \
-                (<uint64_t> 18 << (s.wr_bits + 1)) * 16 <= s.tt.max_buckets * BUCKET * sizeof(Entry):
+                (<uint64_t> 24 << (s.wr_bits + 1)) * 16 <= s.tt.max_buckets * BUCKET * sizeof(Entry):
             s.wr_bits += 1
-        s.wr_key = <uint64_t *> calloc(2 << s.wr_bits, sizeof(uint64_t))
-        s.wr_val = <int16_t *> malloc((1 << s.wr_bits) * sizeof(int16_t))
-        if s.wr_key == NULL or s.wr_val == NULL:
-            free(s.wr_key)
-            free(s.wr_val)
-            s.wr_key = NULL
-            s.wr_val = NULL
-            return wear_extra(s, C, m, rotations(s, m, 1), hs, ct)
+        s.wr_key = <uint64_t *> calloc(3 << s.wr_bits, sizeof(uint64_t))
+        if s.wr_key == NULL:
+            return NULL
     slot = <int> (h >> (64 - s.wr_bits))
-    if s.wr_key[2 * slot] == h and s.wr_key[2 * slot + 1] == h2:
-        return s.wr_val[slot]
-    v = wear_extra(s, C, m, rotations(s, m, 1), hs, ct)
-    s.wr_key[2 * slot] = h
-    s.wr_key[2 * slot + 1] = h2
-    s.wr_val[slot] = <int16_t> v
-    return v
+    p = &s.wr_key[3 * slot]
+    if p[0] != h or p[1] != h2:
+        p[0] = h
+        p[1] = h2
+        p[2] = 0
+    return p
 
 
 cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S, int n) noexcept nogil:
@@ -414,6 +411,7 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
     cdef Tally ct
     cdef Outcome *o
     cdef int i, slack, ub, slot, dmg, sump, maxp, m, room, deep, wear
+    cdef uint64_t *cm = NULL
     cdef int8_t C[MAXN]
     cdef bint have_ct, have_c
     cdef uint64_t key
@@ -468,11 +466,20 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
                 have_ct = True
             if not have_c:
                 m = _child_cards(S, n, o, C)
-            av[0] = 0
-            av[1] = 0
-            deep = _deep_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct, av)
-            o.ahead[0] = av[0] if av[0] < 127 else 127
-            o.ahead[1] = av[1] if av[1] < 127 else 127
+            cm = _child_memo(s, C, m, &o.hs) if s.coop else NULL
+            if cm != NULL and (cm[2] >> 63):
+                deep = <int> <int16_t> <uint16_t> (cm[2] & 0xFFFF)
+                o.ahead[0] = <int8_t> <uint8_t> ((cm[2] >> 16) & 0xFF)
+                o.ahead[1] = <int8_t> <uint8_t> ((cm[2] >> 24) & 0xFF)
+            else:
+                av[0] = 0
+                av[1] = 0
+                deep = _deep_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct, av)
+                o.ahead[0] = av[0] if av[0] < 127 else 127
+                o.ahead[1] = av[1] if av[1] < 127 else 127
+                if cm != NULL:
+                    cm[2] = ((<uint64_t> 1 << 63) | <uint64_t> <uint16_t> <int16_t> deep
+                             | (<uint64_t> <uint8_t> o.ahead[0] << 16) | (<uint64_t> <uint8_t> o.ahead[1] << 24))
             if deep > room:
                 dmg += deep - room
                 ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
@@ -481,7 +488,12 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
                 # the wear of the strongest weapon, for every child that may still beat
                 # alpha (the co-op default, wear_look 5: cheaper with its memo than node()
                 # looking at the ones searched, wear_look 1-2)
-                wear = _wear_memo(s, C, m, &o.hs, &ct)
+                if cm != NULL and ((cm[2] >> 62) & 1):
+                    wear = <int> <int16_t> <uint16_t> ((cm[2] >> 32) & 0xFFFF)
+                else:
+                    wear = wear_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct)
+                    if cm != NULL:
+                        cm[2] |= (<uint64_t> 1 << 62) | (<uint64_t> <uint16_t> <int16_t> wear << 32)
                 if wear > room:
                     dmg += wear - room
                     ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)

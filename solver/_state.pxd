@@ -28,8 +28,9 @@ ctypedef struct Search:
     int wear_gap                # node() looks at the wear only when its bound is at most this above alpha
     uint64_t wc_key[4096]       # node()'s memo of wear_extra per table key (0: empty)
     int16_t wc_val[4096]
-    uint64_t *wr_key            # rate_outcomes' memo of wear_extra per (cards, weapons, rotations): WR_SLOTS
-    int16_t *wr_val             # (allocated on first use, freed by rooms_free)
+    uint64_t *wr_key            # rate_outcomes' memo of the rooms ahead of a child (co-op: _deep_extra and
+                                # wear_extra) per (cards, weapons): 3 words a slot (_rooms._child_memo;
+                                # allocated on first use, freed by rooms_free)
     int wr_bits                 # its slots: 1 << wr_bits
     long long wear_cuts         # room starts cut by the wear look in node() (a counter)
     uint32_t order_salt         # 0: children in the measured order; else ties of bound in a salted order (tests)
