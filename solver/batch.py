@@ -588,8 +588,25 @@ class LocalBackend:
         with _local_pool(self.jobs) as pool:
             yield from _windowed(seeds, 2 * self.jobs, set(),
                                  submit=lambda s: pool.submit(solve_seed, s, settings),
-                                 wait_any=lambda fs: wait(fs, return_when=FIRST_COMPLETED)[0],
+                                 wait_any=_first_done,
                                  result=lambda f: f.result())
+
+
+# How often the parent, waiting for a deal, wakes to run Python's signal handlers.
+WAKE_S = 0.25
+
+
+def _first_done(futures) -> set:
+    """The futures done, once one is.  Waits in short steps: Python handles a Ctrl-C in
+    the main thread only, and the kernel may hand the signal to another thread of the
+    parent (the pool's own), which would leave a wait without a timeout asleep until the
+    deal in hand is solved -- minutes for a hard co-op deal.  (Seen once on 2026-12-02: a
+    39 s deal ran to its end after Ctrl-C and the run printed its summary, exit 0; not
+    seen again in five tries, so this is the likely cause, not a proven one.)"""
+    while True:
+        done = wait(futures, timeout=WAKE_S, return_when=FIRST_COMPLETED)[0]
+        if done:
+            return done
 
 
 # ------------------------------------------------ workers end with their parent

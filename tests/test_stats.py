@@ -268,6 +268,32 @@ def test_interrupted_and_resumed_run_gives_the_same_summary(core, tmp_path):
     assert whole["exact"] == 150
 
 
+def test_ctrl_c_stops_a_run_in_the_middle_of_a_long_deal(core, tmp_path):
+    """Ctrl-C while the only deal in hand takes long (co-op 50 strict seed 390: about 40 s)
+    ends the run at once, not when that deal is solved (the parent's wait wakes in short
+    steps, ``batch._first_done``, so that Python raises it even if the kernel handed the
+    signal to another thread of the parent)."""
+    out = tmp_path / "long.jsonl"
+    command = [sys.executable, "-m", "scoundrel_solver", "stats", "--seeds", "390-391", "--mode", "coop",
+               "--deck-size", "50", "--durability", "strict", "--jobs", "1", "--out", str(out)]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        time.sleep(4.0)                       # started, and in the deal's search by now
+        assert proc.poll() is None, proc.communicate()
+        sent = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=30)
+        waited = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, stderr
+    assert waited < 5, waited
+    assert "interrupted: 0 of 2 deals done" in stderr and "--resume" in stderr
+    assert "Traceback" not in stderr and stdout == ""
+
+
 def test_ctrl_c_while_a_record_is_written_keeps_file_and_count_in_step(core, tmp_path):
     # Ctrl-C landing between the write of a line and its count made the run say
     # "10 of 150 deals done" with 11 in the file: a line on disk is counted, always.
