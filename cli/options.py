@@ -285,11 +285,11 @@ def default_threads() -> int:
     ``MAX_THREADS``).  ``solve`` and ``rate`` run one search on that many threads
     sharing one table (lazy SMP, docs/solver.md, "Threads for one solve"; a search
     goes on the threads from its first test in co-op, and in solo only past its first
-    50,000 nodes, so small solo solves stay on one); ``hint`` solves that many actions at once.  The score, the line and
-    every rating are the same whatever the count (tests/test_threads.py); the
-    speed-up (co-op 52 proofs 1-100 on a quiet 2-core machine: 1.36 in total,
-    1.39 on the deals over 2 s) is in benchmarks/README.md, "Both cores for one
-    solve"."""
+    50,000 nodes, so small solo solves stay on one); ``hint`` solves that many actions
+    at once.  The score, the line and every rating are the same whatever the count
+    (tests/test_threads.py); the speed-up (co-op 52 proofs 1-100 on a quiet 2-core
+    machine: 1.35-1.42 in total, 2026-12-02) is in benchmarks/README.md, "Both cores
+    for one solve"."""
     from scoundrel_solver.search import MAX_THREADS
     try:
         cores = len(os.sched_getaffinity(0))
