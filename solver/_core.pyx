@@ -334,6 +334,18 @@ cdef class Searcher:
     def tt_bytes(self):
         return self.st.tt.buckets * BUCKET * sizeof(Entry)
 
+    @property
+    def child_memo_slots(self):
+        """Slots of each thread's memo of the children's rooms ahead (``_rooms._child_memo``,
+        co-op), the main thread first; 0 where it is not allocated yet."""
+        cdef int i
+        cdef Search *h
+        out = [(1 << self.st.wr_bits) if self.st.wr_key != NULL else 0]
+        for i in range(self.st.nhelpers):
+            h = <Search *> self.st.helpers[i]
+            out.append((1 << h.wr_bits) if h.wr_key != NULL else 0)
+        return out
+
     # for tests/test_memory.py: the table's bytes, and one doubling on demand
     def _tt_dump(self):
         return (<char *> self.st.tt.e)[:self.st.tt.buckets * BUCKET * sizeof(Entry)]
@@ -386,7 +398,8 @@ cdef class Searcher:
     def canonical_line(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
                        int help_used, int avoid_ok, int target, long long max_nodes, double timeout):
         """A line scoring ``target`` (the proven value), walked by a fixed rule with exact
-        null-window tests (``_search.walk``): the same whatever the table holds.  One thread."""
+        null-window tests (``_search.walk``): the same whatever the table holds, and
+        whatever the threads (each test may run on them: only its answer is used)."""
         return _line_run(&self.st, room, dungeon, taken, heroes, leader, potion_mask, help_used, avoid_ok,
                          target, max_nodes, timeout)
 

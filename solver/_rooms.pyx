@@ -357,6 +357,22 @@ cdef int compact(Search *s, Outcome *buf, int count) noexcept nogil:
 DEF WR_MAX_BITS = 20        # at most 1 M slots (24 MB)
 
 
+cdef bint child_memo_init(Search *s, uint64_t table_bytes) noexcept nogil:
+    """Allocate the children's memo (``_child_memo``) if it is not there: a sixteenth of
+    ``table_bytes`` (the table's budget) at most, 24 bytes a slot, 1 M slots at most.
+    False when the memory is not there.  The driver gives each helper thread its
+    own, of the main thread's size, before the threads start (a helper's table struct
+    holds the table's size at that moment, not its budget: measured, a helper with a
+    memo of 4,096 slots spent twice the main thread's time on ``wear_extra``)."""
+    if s.wr_key != NULL:
+        return True
+    s.wr_bits = 12
+    while s.wr_bits < WR_MAX_BITS and (<uint64_t> 24 << (s.wr_bits + 1)) * 16 <= table_bytes:
+        s.wr_bits += 1
+    s.wr_key = <uint64_t *> calloc(3 << s.wr_bits, sizeof(uint64_t))
+    return s.wr_key != NULL
+
+
 cdef uint64_t *_child_memo(Search *s, int8_t *C, int m, Heroes *hs) noexcept nogil:
     """The memo slot of a child room start (co-op): what ``rate_outcomes`` found of the rooms
     ahead of it, remembered across the search by a hash of its cards and weapons (they
@@ -382,15 +398,8 @@ cdef uint64_t *_child_memo(Search *s, int8_t *C, int m, Heroes *hs) noexcept nog
     h |= 1
     h2 = (h2 ^ wk) * 0x94D049BB133111EBULL
     h2 ^= h2 >> 31
-    if s.wr_key == NULL:
-        # a sixteenth of the table's budget at most (24 bytes a slot), 1 M slots at most
-        s.wr_bits = 12
-        while s.wr_bits < WR_MAX_BITS and \
-                (<uint64_t> 24 << (s.wr_bits + 1)) * 16 <= s.tt.max_buckets * BUCKET * sizeof(Entry):
-            s.wr_bits += 1
-        s.wr_key = <uint64_t *> calloc(3 << s.wr_bits, sizeof(uint64_t))
-        if s.wr_key == NULL:
-            return NULL
+    if s.wr_key == NULL and not child_memo_init(s, s.tt.max_buckets * BUCKET * sizeof(Entry)):
+        return NULL
     slot = <int> (h >> (64 - s.wr_bits))
     p = &s.wr_key[3 * slot]
     if p[0] != h or p[1] != h2:

@@ -22,7 +22,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from ._types cimport (MAXN, MAXDEPTH, NO_BETA, NEG, UNKNOWN, MAXHP, Heroes, Outcome, Tally, Step,
                       _now, _canon, _tally, _child_cards, _check_signals, _clear_error)
-from ._table cimport BUCKET, tt_init, tt_free, tt_grow, tt_key, tt_probe, tt_probe_as, tt_store
+from ._table cimport BUCKET, Entry, tt_init, tt_free, tt_grow, tt_key, tt_probe, tt_probe_as, tt_store
 from ._state cimport Search, MAXHELPERS
 
 # the threads of one search: POSIX threads that never touch Python (the main
@@ -52,7 +52,7 @@ cdef extern from *:
     void _atomic_store "scoundrel_store" (int *p, int v) noexcept nogil
     int _atomic_claim "scoundrel_claim" (int *p, int v) noexcept nogil
 from ._bounds cimport bound, bound_at, bound_plus, wear_extra
-from ._rooms cimport (rooms_init, rooms_free, enum_takes, compact, rate_outcomes, rotations,
+from ._rooms cimport (rooms_init, rooms_free, child_memo_init, enum_takes, compact, rate_outcomes, rotations,
                       begin_room, enumerate_room)
 
 
@@ -568,6 +568,7 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
         s.loss_phase = alpha < 0
         s.report_lo, s.report_hi = lo, hi
         if s.nhelpers > 0 and s.nodes >= s.smp_from:
+            s.h_depth, s.h_ahead = 0, NULL
             v = smp_test(s, midroom, n, count, &hs, leader, avoid_ok, alpha, ub)
         elif midroom:
             v = expand(s, 0, n, count, alpha, ub, leader, &work)
@@ -625,6 +626,14 @@ cdef int score_root(Search *s, int n, int count, Heroes *hs, int leader, int avo
     return node(s, 0, n, hs, leader, avoid_ok, alpha, UNKNOWN)
 
 
+cdef int walk_root(Search *s, int n, int count, Heroes *hs, int leader, int avoid_ok, int alpha,
+                   int ub) noexcept nogil:
+    """The walk's test of one child (``walk``), as the threads run it: ``node`` at
+    ``h_depth``, with the ``ahead`` its parent found."""
+    s.pass_ahead = s.h_ahead
+    return node(s, s.h_depth, n, hs, leader, avoid_ok, alpha, ub)
+
+
 cdef void *_helper_main(void *arg) noexcept nogil:
     """A helper thread: the test's question on its own struct, then claim the answer."""
     cdef Search *h = <Search *> arg
@@ -661,6 +670,12 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
     # on the threads may store a few times what the table holds, and growing it to its
     # full size at once touched all of its pages: +0.8 s on co-op 52 deal 1, a 1.8 s solve)
     max_buckets = s.tt.max_buckets
+    if s.coop:
+        # every thread's memo of the children's rooms ahead, sized by the table's budget
+        # (a helper would size its own by the table as it is now: see child_memo_init)
+        child_memo_init(s, max_buckets * BUCKET * sizeof(Entry))
+        for i in range(s.nhelpers):
+            child_memo_init(<Search *> s.helpers[i], max_buckets * BUCKET * sizeof(Entry))
     while s.tt.buckets < s.tt.max_buckets and <uint64_t> s.tt.used * 8 > s.tt.buckets * BUCKET:
         tt_grow(&s.tt)
     if s.tt.max_buckets < max_buckets:
@@ -679,7 +694,11 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
         h.order_salt = (s.order_salt ^ (<uint32_t> (i + 1) * <uint32_t> 2654435761u)) | 1
         h.tt = s.tt
         h.tt.hits = h.tt.stores = h.tt.used = h.tt.replaced = 0
-        memcpy(h.S[0], s.S[0], MAXN)
+        # the test's room start (the root, or a child on the walk's path) and the path to it
+        h.h_depth, h.h_ahead = s.h_depth, s.h_ahead
+        memcpy(h.S[s.h_depth], s.S[s.h_depth], MAXN)
+        if s.h_depth > 0:
+            memcpy(h.path, s.path, s.h_depth * sizeof(Step))
         if count >= 0:
             memcpy(h.out[0], s.out[0], count * sizeof(Outcome))
         h.beta, h.loss_phase = s.beta, s.loss_phase
@@ -732,14 +751,16 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
 # ------------------------------------------------------------------ a line by a fixed rule
 
 cdef bint walk(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok, int target,
-               int count) noexcept nogil:
+               int count) noexcept:
     """A line scoring ``target`` (the proven value) from the room start in
     ``S[depth]``, walked by a fixed rule: at each room start the first outcome,
     in the driver's order (salt 0), that is a terminal scoring ``target`` or
     whose child a null-window test shows to reach it.  Each test's answer is
-    exact whatever the table holds, so the line depends only on the position.
-    ``count`` >= 0: the outcomes are already in ``out[depth]`` (a root part-way
-    through a room).  The line is left in the incumbent; False if stopped."""
+    exact whatever the table holds, so the line depends only on the position,
+    and so each test may run on the threads (``smp_run``, the first answer counts)
+    without changing the line.  ``count`` >= 0: the outcomes are already in
+    ``out[depth]`` (a root part-way through a room).  The line is left in the
+    incumbent; False if stopped."""
     cdef Tally t
     cdef Heroes hc
     cdef Outcome *buf
@@ -770,9 +791,16 @@ cdef bint walk(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok
             if o.ub < target:
                 break          # (sorted by bound after the terminals)
             m = step_into(s, depth, n, o)
-            s.pass_ahead = o.ahead if o.ahead[0] >= 0 else NULL
-            v = node(s, depth + 1, m, &o.hs, (1 - leader) if s.coop else 0, 1 if s.flee != 2 else 0,
-                     target - 1, o.ub)
+            if s.nhelpers > 0:
+                s.h_depth = depth + 1
+                s.h_ahead = o.ahead if o.ahead[0] >= 0 else NULL
+                v = smp_run(s, walk_root, m, -1, &o.hs, (1 - leader) if s.coop else 0,
+                            1 if s.flee != 2 else 0, target - 1, o.ub)
+                s.h_depth, s.h_ahead = 0, NULL
+            else:
+                s.pass_ahead = o.ahead if o.ahead[0] >= 0 else NULL
+                v = node(s, depth + 1, m, &o.hs, (1 - leader) if s.coop else 0, 1 if s.flee != 2 else 0,
+                         target - 1, o.ub)
             if s.aborted:
                 return False
             if v >= target:
@@ -793,7 +821,7 @@ cdef dict line_run(Search *s, list room, list dungeon, int taken, list heroes, i
                    int potion_mask, int help_used, int avoid_ok, int target, long long max_nodes,
                    double timeout):
     """The line of ``walk`` from a position given as Python ints: ``{"steps":
-    the line or None (stopped), "aborted"}``.  One thread."""
+    the line or None (stopped), "aborted"}``.  Its tests run on the threads, if any."""
     cdef Heroes hs
     cdef Tally t
     cdef int i, n, count = -1

@@ -78,6 +78,11 @@ ctypedef struct Search:
     int h_n, h_count, h_leader, h_avoid_ok, h_alpha, h_ub, h_result
     void *h_fn                  # the root's search (_search.smp_root)
     Heroes h_hs
+    # the depth of the test's room start: 0 for the proof's tests, > 0 for the walk's
+    # (set in the main thread's struct before smp_run, which copies it and S, path to that
+    # depth into the helpers'); and the ``ahead`` its parent found for it, or NULL
+    int h_depth
+    int8_t *h_ahead
 
     # -- the rooms search, _shortest: the score its lines must reach
     int short_target

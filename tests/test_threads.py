@@ -286,3 +286,40 @@ def test_cli_play_threads(always_threads):
         assert r.exit_code == 0, r.output
         outs.append(r.output)
     assert outs[0] == outs[1] and "You played it perfectly" in outs[0]
+
+
+@pytest.mark.parametrize("mode,seed", [("solo", 4), ("coop", 2)])
+def test_canonical_walk_on_threads_is_the_walk_of_one_thread(always_threads, mode, seed):
+    """The walk's tests run on the threads (each answer is exact, so the line cannot
+    change): the line is the one a single thread walks, from its own table."""
+    rules = Rules(mode=mode)
+    core = load_core()
+    state = start_state(rules=rules, seed=seed)
+    position = ([c.index for c in state.room], [c.index for c in state.dungeon], state.taken,
+                core._heroes_of(state), state.leader, core._potion_mask(state),
+                1 if state.help_used else 0, 1 if state.can_avoid() else 0)
+    score = core.search(state)["score"]
+    lines = []
+    for threads in (1, 2, 3):
+        s = core.new_searcher(rules, 16, threads=threads)
+        s.smp_from = 0
+        core.search(state, searcher=s, want_line=False)
+        before = s.smp_tests
+        walked = s.canonical_line(*position, score, 0, 0.0)
+        assert walked["steps"] is not None
+        if threads > 1:
+            assert s.smp_tests > before      # the walk's tests ran on the threads
+        lines.append(walked["steps"])
+    assert lines[0] == lines[1] == lines[2]
+
+
+def test_every_thread_has_a_children_memo_of_the_main_threads_size(always_threads):
+    """A helper sizes its memo of the children's rooms ahead like the main thread (by
+    the table's budget): sized by the table of the moment it was 4,096 slots, and the
+    helper recomputed the wear twice as often (co-op 52 deal 20: 20 % slower per node)."""
+    rules = Rules(mode="coop")
+    core = load_core()
+    s = core.new_searcher(rules, 256, threads=2)
+    core.search(start_state(rules=rules, seed=2), searcher=s, want_line=False)
+    slots = s.child_memo_slots
+    assert slots[0] > 4096 and slots == [slots[0]] * 2
