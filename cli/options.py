@@ -288,7 +288,7 @@ def default_threads() -> int:
     50,000 nodes, so small solo solves stay on one); ``hint`` solves that many actions
     at once.  The score, the line and every rating are the same whatever the count
     (tests/test_threads.py); the speed-up (co-op 52 proofs 1-100 on a quiet 2-core
-    machine: 1.35-1.42 in total, 2026-12-02) is in benchmarks/README.md, "Both cores
+    machine: 1.49 in total, 2026-12-02) is in benchmarks/README.md, "Both cores
     for one solve"."""
     from scoundrel_solver.search import MAX_THREADS
     try:
