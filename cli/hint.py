@@ -315,11 +315,13 @@ def explain_exact_within(state, text, budget, max_nodes, timeout, tt_mb, what="-
                          progress=None, threads=None) -> Explanation:
     """``--explain`` with the order known, within ``--time`` as the hint (``hint`` and ``play`` ask it
     here); a progress line on stderr while it waits, if ``progress`` (None: on a terminal).
-    ``threads``: the worker processes of a budgeted explanation (None: as the hint's)."""
+    ``threads``: the worker processes of a budgeted explanation (None: as the hint's); with
+    ``--time 0`` the threads of each search (None: the cores), as the hint's."""
     action = _explained_action(state, text, what)
     budget = hint_budget(budget, max_nodes, timeout)
     if budget == 0:
-        return explain_exact(state, action, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb)
+        return explain_exact(state, action, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
+                             threads=default_threads() if threads is None else threads)
     with ProgressLine(enabled=progress) as line:
         return explain_exact(state, action, tt_mb=tt_mb, budget=budget, progress=line, workers=threads)
 

@@ -560,7 +560,7 @@ def _line_of(list steps):
 
 
 def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=True, shortest=False,
-           line_max_nodes=0, progress=None, threads=1):
+           line_max_nodes=0, progress=None, threads=1, canonical=False):
     """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects.
 
     ``searcher`` (from :func:`new_searcher`, same rules) reuses its table.  A
@@ -586,6 +586,9 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
     (``Searcher.canonical_line``, its nodes counted in ``line_nodes``;
     ``"line_rule"`` says which line it is).  ``max_nodes`` is the total over the
     threads (checked every 1,024 nodes of each, so it may be passed by that much).
+
+    ``canonical``: that walked line on one thread too, rather than the proof's own, so
+    that the line returned does not depend on ``threads`` at all (``explain`` asks it).
     """
     import time as _time
     rules = state.rules
@@ -637,7 +640,7 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         if short:
             steps = found["steps"]
     rule = "fewest rooms" if short else "proof"
-    if want_line and exact and steps and not short and proof_threaded:
+    if want_line and exact and steps and not short and (proof_threaded or canonical):
         # the proof ran on threads: its line depends on which thread found it first;
         # print one walked by a fixed rule instead (the same on every run)
         nodes_now = s.nodes

@@ -212,8 +212,11 @@ def _resolve(state: State, action) -> object:
     return state.resolve(action)
 
 
-def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine) -> tuple:
-    """The best line after ``action`` (``solve(state=...)``): ``(rooms, score, proven, nodes)``."""
+def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine, threads: int = 1) -> tuple:
+    """The best line after ``action`` (``solve(state=...)``, on ``threads`` threads):
+    ``(rooms, score, proven, nodes)``.  Where the line of fewest rooms is not asked
+    for or not proven, the core's canonical walk (``canonical=True``), so the line is
+    the same whatever the threads."""
     child = state.play(action)
     if child.finished:
         return line_rooms(state, [action]), child.score, True, 0
@@ -222,7 +225,9 @@ def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine
     # wants no needless avoids), within the same limits; in co-op that search mostly
     # costs more than the proof itself (benchmarks/README.md), so the proof's line is kept
     shorten = not state.rules.coop and (engine or default_engine()) == "core"
-    res = solve(state=child, max_nodes=max_nodes, timeout=limit, tt_mb=tt_mb, engine=engine, shortest=shorten)
+    core = (engine or default_engine()) == "core"
+    res = solve(state=child, max_nodes=max_nodes, timeout=limit, tt_mb=tt_mb, engine=engine, shortest=shorten,
+                threads=threads if core else 1, canonical=core)
     if not res.line:
         return line_rooms(state, [action]), None, False, res.nodes
     line = res.line
@@ -235,7 +240,7 @@ def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine
 
 def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, timeout=None,
                   tt_mb: int = DEFAULT_TT_MB, engine: Optional[str] = None, workers: Optional[int] = None,
-                  progress=None, parallel_lines: bool = True) -> Explanation:
+                  progress=None, parallel_lines: bool = True, threads: int = 1) -> Explanation:
     """Why ``action`` (an action or its notation) is worse than the best, or that it is not.
 
     The hint (:func:`.hints.exact_hint`, within ``budget`` seconds or the
@@ -249,6 +254,11 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
     better, None otherwise.  The lines are compared room by room
     (:func:`divergence`) when the explained one scores less.
 
+    ``threads`` (without a budget): the hint's searches and the two lines run on that
+    many threads sharing a table; the figures and the lines are the same whatever the
+    count (each line is the canonical walk's where the line of fewest rooms is not
+    proven: ``solve(canonical=True)``).
+
     >>> from scoundrel_solver import deal, Rules
     >>> why = explain_exact(State.new(deal(42, Rules())), "5C")      # doctest: +SKIP
     >>> why.optimal, why.explained.score, why.compared.score
@@ -261,7 +271,8 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
         hint = exact_hint(state, tt_mb=tt_mb, engine=engine, budget=budget / 2, workers=workers,
                           progress=progress)
     else:
-        hint = exact_hint(state, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout, engine=engine)
+        hint = exact_hint(state, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout, engine=engine,
+                          threads=threads)
     values = {a.action: a for a in hint.actions}
     best = hint.best
     same = best == action
@@ -291,7 +302,8 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
                 _drop_pool()        # a worker may be mid-search: start afresh next time
                 raise
         else:
-            rooms, score, proven, used = _line_after(state, a, seconds, max_nodes, timeout, tt_mb, engine)
+            rooms, score, proven, used = _line_after(state, a, seconds, max_nodes, timeout, tt_mb, engine,
+                                                     threads=1 if budget and budget > 0 else threads)
         nodes += used
         lo, hi = v.lo, v.hi
         if proven:

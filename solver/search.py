@@ -90,7 +90,7 @@ def start_state(deck=None, rules: Rules = None, seed=None, state: State = None) 
 
 def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max_nodes=None,
           timeout=None, tt_mb=DEFAULT_TT_MB, engine=None, shortest: bool = False, progress=None,
-          threads: int = 1) -> Result:
+          threads: int = 1, canonical: bool = False) -> Result:
     """Optimal play from a fresh deal (``deck`` or ``seed``) or from ``state``.
 
     ``shortest``: once the score is proven, the line returned is one of the
@@ -119,6 +119,9 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
     walked by another fixed rule with exact tests, so it is the same on every run.
     Node counts vary with the timing.  ``max_nodes`` is the total over the threads
     (checked every 1,024 nodes of each thread, so it may be passed by that much).
+
+    ``canonical`` (the core): that fixed-rule line on one thread too, rather than the
+    proof's own, so that the line does not depend on ``threads`` at all.
     """
     start = start_state(deck, rules, seed, state)
     engine = engine or default_engine()
@@ -130,7 +133,7 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
     if engine == "core":
         out = load_core().search(start, max_nodes=max_nodes or 0, timeout=timeout or 0.0, tt_mb=tt_mb,
                                  shortest=shortest, line_max_nodes=LINE_NODES, progress=progress,
-                                 threads=threads)
+                                 threads=threads, canonical=canonical)
     else:
         from .reference import solve_reference
         out = solve_reference(start, max_nodes=max_nodes, timeout=timeout)

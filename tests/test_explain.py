@@ -134,6 +134,49 @@ def test_within_a_budget_the_two_lines_solved_at_once_say_what_the_unbounded_exp
         validated(got.as_dict())
 
 
+@pytest.mark.parametrize("seed, moves, rules", [
+    (COOP, "TD> 6H", Rules(mode="coop")),
+    (1, "avoid | 9D> 7D 6Sw | avoid | 3D> ADw QHw | avoid | 7Sw", Rules(mode="coop")),
+    (42, SEED42_AFTER, Rules()),
+])
+def test_unbounded_explain_on_threads_says_what_one_thread_says(seed, moves, rules, monkeypatch):
+    """``--explain`` with ``--time 0`` searches on the threads (the hint and both lines);
+    the lines are the canonical walk's where the fewest rooms are not proven, so the
+    answer is the same, line for line, on 1, 2 and 3 threads."""
+    from scoundrel_solver.search import load_core
+    monkeypatch.setitem(load_core().PERTURBATION, "smp_from", 0)    # every test on the threads
+    state = at(seed, moves, rules)
+    hint = exact_hint(state)
+    worse = [a for a in hint.actions if a.score < hint.score]
+    assert worse, "the position must have a worse move to explain"
+    outs = [explain_exact(state, worse[-1].action, threads=n) for n in (1, 2, 3)]
+    for got in outs:
+        assert got.exact and got.optimal is False
+        assert room_ends(state, got.explained.line)[-1].score == got.explained.score
+        assert room_ends(state, got.compared.line)[-1].score == hint.score
+    assert len({json.dumps(_without_effort(o.as_dict()), sort_keys=True) for o in outs}) == 1
+
+
+def _without_effort(obj):
+    """``obj`` without its time and node counts (they vary with the threads)."""
+    if isinstance(obj, dict):
+        return {k: _without_effort(v) for k, v in obj.items() if k not in ("seconds", "nodes")}
+    if isinstance(obj, list):
+        return [_without_effort(v) for v in obj]
+    return obj
+
+
+def test_cli_explain_time_0_threads():
+    base = ["hint", "--seed", "1", "--mode", "coop", "--moves", "avoid | 9D> 7D 6Sw | avoid | 3D> ADw QHw | avoid | 7Sw",
+            "--time", "0", "--json"]
+    hint = json.loads(invoke(base).stdout)
+    worse = [a["action"] for a in hint["actions"] if a["score"] < hint["score"]]
+    outs = [json.loads(invoke(base + ["--explain", worse[-1], "--threads", n]).stdout) for n in ("1", "2")]
+    for o in outs:
+        validated(o)
+    assert _without_effort(outs[0]) == _without_effort(outs[1])
+
+
 def test_a_node_limit_gives_bounds_never_a_guess():
     state = at(42, SEED42_AFTER)
     why = explain_exact(state, "4H", max_nodes=50)

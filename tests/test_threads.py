@@ -323,3 +323,19 @@ def test_every_thread_has_a_children_memo_of_the_main_threads_size(always_thread
     core.search(start_state(rules=rules, seed=2), searcher=s, want_line=False)
     slots = s.child_memo_slots
     assert slots[0] > 4096 and slots == [slots[0]] * 2
+
+
+@pytest.mark.parametrize("mode,seed", [("solo", 4), ("coop", 2)])
+def test_canonical_asks_the_walk_on_one_thread_too(always_threads, mode, seed):
+    """``canonical=True`` (what ``explain`` asks): one thread returns the canonical walk's
+    line too, not the proof's own, so the line is the one of any number of threads."""
+    rules = Rules(mode=mode)
+    core = load_core()
+    state = start_state(rules=rules, seed=seed)
+    one = core.search(state, threads=1, canonical=True)
+    two = core.search(state, threads=2)
+    assert core.search(state, threads=1)["line_rule"] == "proof"
+    assert one["line_rule"] == two["line_rule"] == "canonical"
+    assert one["line"] == two["line"] and one["score"] == two["score"]
+    r = solve(seed=seed, rules=rules, canonical=True)
+    assert r.line == one["line"] and _replays(r)
