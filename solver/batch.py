@@ -609,6 +609,28 @@ def _first_done(futures) -> set:
             return done
 
 
+def _dask_first_done(dask_wait, futures) -> set:
+    """The Dask futures done, once one is: in steps of ``WAKE_S``, as ``_first_done``
+    (a wait without a timeout could sleep through a Ctrl-C until the deal in hand is
+    solved)."""
+    from dask.distributed import TimeoutError as DaskTimeout
+    while True:
+        try:
+            done = dask_wait(list(futures), timeout=WAKE_S, return_when="FIRST_COMPLETED").done
+        except (DaskTimeout, TimeoutError):
+            continue
+        if done:
+            return done
+
+
+def _ray_first_done(ray, refs) -> list:
+    """The Ray object refs ready, once one is: in steps of ``WAKE_S``, as ``_first_done``."""
+    while True:
+        ready = ray.wait(list(refs), num_returns=1, timeout=WAKE_S)[0]
+        if ready:
+            return ready
+
+
 # ------------------------------------------------ workers end with their parent
 # A worker busy in a long solve never looks at its task queue, so when the
 # parent is killed outright (SIGKILL, the OOM killer) it would go on for hours,
@@ -786,7 +808,7 @@ class DaskBackend:
             slots = sum(client.nthreads().values()) or self.jobs
             yield from _windowed(seeds, 2 * slots, pending,
                                  submit=lambda s: client.submit(solve_seed, s, settings, pure=False),
-                                 wait_any=lambda fs: dask_wait(list(fs), return_when="FIRST_COMPLETED").done,
+                                 wait_any=lambda fs: _dask_first_done(dask_wait, fs),
                                  result=lambda f: f.result())
         finally:
             if pending:
@@ -832,7 +854,7 @@ class RayBackend:
             slots = int(ray.cluster_resources().get("CPU", self.jobs)) or self.jobs
             yield from _windowed(seeds, 2 * slots, pending,
                                  submit=lambda s: task.remote(s, settings),
-                                 wait_any=lambda refs: ray.wait(list(refs), num_returns=1)[0],
+                                 wait_any=lambda refs: _ray_first_done(ray, refs),
                                  result=ray.get)
         finally:
             for ref in pending:

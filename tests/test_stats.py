@@ -268,18 +268,24 @@ def test_interrupted_and_resumed_run_gives_the_same_summary(core, tmp_path):
     assert whole["exact"] == 150
 
 
-def test_ctrl_c_stops_a_run_in_the_middle_of_a_long_deal(core, tmp_path):
+@pytest.mark.parametrize("backend,module,start", [("local", None, 4.0), ("dask", "dask.distributed", 12.0),
+                                                  ("ray", "ray", 12.0)])
+def test_ctrl_c_stops_a_run_in_the_middle_of_a_long_deal(core, tmp_path, backend, module, start):
     """Ctrl-C while the only deal in hand takes long (co-op 50 strict seed 390: about 40 s)
     ends the run at once, not when that deal is solved (the parent's wait wakes in short
-    steps, ``batch._first_done``, so that Python raises it even if the kernel handed the
-    signal to another thread of the parent)."""
+    steps, ``batch._first_done`` and its Dask and Ray twins, so that Python raises it even
+    if the kernel handed the signal to another thread of the parent).  ``start``: the
+    seconds to let the backend start and the deal's search begin."""
+    if module:
+        pytest.importorskip(module)
     out = tmp_path / "long.jsonl"
     command = [sys.executable, "-m", "scoundrel_solver", "stats", "--seeds", "390-391", "--mode", "coop",
-               "--deck-size", "50", "--durability", "strict", "--jobs", "1", "--out", str(out)]
+               "--deck-size", "50", "--durability", "strict", "--jobs", "1", "--out", str(out),
+               "--backend", backend]
     proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
-        time.sleep(4.0)                       # started, and in the deal's search by now
+        time.sleep(start)                     # started, and in the deal's search by now
         assert proc.poll() is None, proc.communicate()
         sent = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)
