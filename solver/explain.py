@@ -212,7 +212,8 @@ def _resolve(state: State, action) -> object:
     return state.resolve(action)
 
 
-def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine, threads: int = 1) -> tuple:
+def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine, threads: int = 1,
+                progress=None) -> tuple:
     """The best line after ``action`` (``solve(state=...)``, on ``threads`` threads):
     ``(rooms, score, proven, nodes)``.  Where the line of fewest rooms is not asked
     for or not proven, the core's canonical walk (``canonical=True``), so the line is
@@ -227,7 +228,7 @@ def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine
     shorten = not state.rules.coop and (engine or default_engine()) == "core"
     core = (engine or default_engine()) == "core"
     res = solve(state=child, max_nodes=max_nodes, timeout=limit, tt_mb=tt_mb, engine=engine, shortest=shorten,
-                threads=threads if core else 1, canonical=core)
+                threads=threads if core else 1, canonical=core, progress=progress)
     if not res.line:
         return line_rooms(state, [action]), None, False, res.nodes
     line = res.line
@@ -240,7 +241,8 @@ def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine
 
 def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, timeout=None,
                   tt_mb: int = DEFAULT_TT_MB, engine: Optional[str] = None, workers: Optional[int] = None,
-                  progress=None, parallel_lines: bool = True, threads: int = 1) -> Explanation:
+                  progress=None, parallel_lines: bool = True, threads: int = 1,
+                  search_progress=None) -> Explanation:
     """Why ``action`` (an action or its notation) is worse than the best, or that it is not.
 
     The hint (:func:`.hints.exact_hint`, within ``budget`` seconds or the
@@ -257,7 +259,8 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
     ``threads`` (without a budget): the hint's searches and the two lines run on that
     many threads sharing a table; the figures and the lines are the same whatever the
     count (each line is the canonical walk's where the line of fewest rooms is not
-    proven: ``solve(canonical=True)``).
+    proven: ``solve(canonical=True)``).  ``search_progress`` (without a budget): as for
+    :func:`.hints.exact_hint`, told of the hint's searches and then of each line's.
 
     >>> from scoundrel_solver import deal, Rules
     >>> why = explain_exact(State.new(deal(42, Rules())), "5C")      # doctest: +SKIP
@@ -272,7 +275,7 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
                           progress=progress)
     else:
         hint = exact_hint(state, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout, engine=engine,
-                          threads=threads)
+                          threads=threads, search_progress=search_progress)
     values = {a.action: a for a in hint.actions}
     best = hint.best
     same = best == action
@@ -302,8 +305,12 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
                 _drop_pool()        # a worker may be mid-search: start afresh next time
                 raise
         else:
+            told = None
+            if search_progress is not None and not (budget and budget > 0):
+                told = search_progress(f"explain: the line after {a}")
             rooms, score, proven, used = _line_after(state, a, seconds, max_nodes, timeout, tt_mb, engine,
-                                                     threads=1 if budget and budget > 0 else threads)
+                                                     threads=1 if budget and budget > 0 else threads,
+                                                     progress=told)
         nodes += used
         lo, hi = v.lo, v.hi
         if proven:
