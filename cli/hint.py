@@ -319,12 +319,11 @@ def explain_exact_within(state, text, budget, max_nodes, timeout, tt_mb, what="-
     ``--time 0`` the threads of each search (None: the cores), as the hint's."""
     action = _explained_action(state, text, what)
     budget = hint_budget(budget, max_nodes, timeout)
-    if budget == 0:
-        with ProgressLine(enabled=progress) as line:
+    with ProgressLine(enabled=progress) as line:
+        if budget == 0:
             return explain_exact(state, action, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
                                  threads=default_threads() if threads is None else threads,
                                  search_progress=line.search)
-    with ProgressLine(enabled=progress) as line:
         return explain_exact(state, action, tt_mb=tt_mb, budget=budget, progress=line, workers=threads)
 
 

@@ -425,6 +425,14 @@ def _heroes_of(state):
     return heroes
 
 
+def _position_of(state):
+    """The position of ``state`` as ``Searcher.run`` and its kin take it: room and
+    dungeon as card codes, cards taken, heroes, leader, potions drunk, help used,
+    whether an avoid is allowed."""
+    return ([c.index for c in state.room], [c.index for c in state.dungeon], state.taken, _heroes_of(state),
+            state.leader, _potion_mask(state), 1 if state.help_used else 0, 1 if state.can_avoid() else 0)
+
+
 def _potion_mask(state):
     pm = 0
     for i in range(state.rules.heroes):
@@ -483,10 +491,7 @@ def decide(state, target, max_nodes=0, timeout=0.0, tt_mb=64, searcher=None, pro
     s = searcher if searcher is not None else new_searcher(rules, tt_mb)
     s.nodes = 0
     with _Progress(s, progress):
-        out = s.run([c.index for c in state.room], [c.index for c in state.dungeon], state.taken,
-                    _heroes_of(state), state.leader, _potion_mask(state), 1 if state.help_used else 0,
-                    1 if state.can_avoid() else 0, int(max_nodes or 0), float(timeout or 0.0), 1,
-                    int(target) - 1)
+        out = s.run(*_position_of(state), int(max_nodes or 0), float(timeout or 0.0), 1, int(target) - 1)
     if out["aborted"]:
         if out["incumbent"] is not None and out["incumbent"] >= target:
             return {"reached": True, "bound": out["incumbent"], "score": out["incumbent"], "nodes": s.nodes}
@@ -604,8 +609,7 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
             raise ValueError("the searcher was made for other rules")
         s.nodes = 0
     t0 = _time.monotonic()
-    position = ([c.index for c in state.room], [c.index for c in state.dungeon], state.taken, _heroes_of(state),
-                state.leader, _potion_mask(state), 1 if state.help_used else 0, 1 if state.can_avoid() else 0)
+    position = _position_of(state)
     tests0 = s.tests
     with _Progress(s, progress):
         out = s.run(*position, int(max_nodes or 0), float(timeout or 0.0))

@@ -661,7 +661,7 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
     incumbent are added to ``s``."""
     cdef int stop = 0, i, v
     cdef long long shared = s.nodes
-    cdef uint64_t max_buckets
+    cdef uint64_t max_buckets, budget_bytes
     cdef pthread_t tid[MAXHELPERS]
     cdef bint started[MAXHELPERS]
     cdef Search *h
@@ -673,9 +673,10 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
     if s.coop:
         # every thread's memo of the children's rooms ahead, sized by the table's budget
         # (a helper would size its own by the table as it is now: see child_memo_init)
-        child_memo_init(s, max_buckets * BUCKET * sizeof(Entry))
+        budget_bytes = max_buckets * BUCKET * sizeof(Entry)
+        child_memo_init(s, budget_bytes)
         for i in range(s.nhelpers):
-            child_memo_init(<Search *> s.helpers[i], max_buckets * BUCKET * sizeof(Entry))
+            child_memo_init(<Search *> s.helpers[i], budget_bytes)
     while s.tt.buckets < s.tt.max_buckets and <uint64_t> s.tt.used * 8 > s.tt.buckets * BUCKET:
         tt_grow(&s.tt)
     if s.tt.max_buckets < max_buckets:
@@ -791,16 +792,15 @@ cdef bint walk(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok
             if o.ub < target:
                 break          # (sorted by bound after the terminals)
             m = step_into(s, depth, n, o)
+            s.h_depth = depth + 1
+            s.h_ahead = o.ahead if o.ahead[0] >= 0 else NULL
             if s.nhelpers > 0:
-                s.h_depth = depth + 1
-                s.h_ahead = o.ahead if o.ahead[0] >= 0 else NULL
                 v = smp_run(s, walk_root, m, -1, &o.hs, (1 - leader) if s.coop else 0,
                             1 if s.flee != 2 else 0, target - 1, o.ub)
-                s.h_depth, s.h_ahead = 0, NULL
             else:
-                s.pass_ahead = o.ahead if o.ahead[0] >= 0 else NULL
-                v = node(s, depth + 1, m, &o.hs, (1 - leader) if s.coop else 0, 1 if s.flee != 2 else 0,
-                         target - 1, o.ub)
+                v = walk_root(s, m, -1, &o.hs, (1 - leader) if s.coop else 0, 1 if s.flee != 2 else 0,
+                              target - 1, o.ub)
+            s.h_depth, s.h_ahead = 0, NULL
             if s.aborted:
                 return False
             if v >= target:

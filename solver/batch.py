@@ -588,7 +588,8 @@ class LocalBackend:
         with _local_pool(self.jobs) as pool:
             yield from _windowed(seeds, 2 * self.jobs, set(),
                                  submit=lambda s: pool.submit(solve_seed, s, settings),
-                                 wait_any=_first_done,
+                                 wait_any=lambda fs: _first_done(
+                                     lambda t: wait(fs, timeout=t, return_when=FIRST_COMPLETED)[0]),
                                  result=lambda f: f.result())
 
 
@@ -596,39 +597,28 @@ class LocalBackend:
 WAKE_S = 0.25
 
 
-def _first_done(futures) -> set:
-    """The futures done, once one is.  Waits in short steps: Python handles a Ctrl-C in
-    the main thread only, and the kernel may hand the signal to another thread of the
-    parent (the pool's own), which would leave a wait without a timeout asleep until the
-    deal in hand is solved -- minutes for a hard co-op deal.  (Seen once on 2026-12-02: a
-    39 s deal ran to its end after Ctrl-C and the run printed its summary, exit 0; not
-    seen again in five tries, so this is the likely cause, not a proven one.)"""
+def _first_done(wait_step):
+    """What ``wait_step(seconds)`` (one backend's wait for the first of its tasks, with a
+    timeout; empty when none is done by then) returns, once it is not empty.  Every
+    backend waits so, in short steps: Python handles a Ctrl-C in the main thread only,
+    and the kernel may hand the signal to another thread of the parent (the pool's own),
+    which would leave a wait without a timeout asleep until the deal in hand is solved --
+    minutes for a hard co-op deal.  (Seen once on 2026-12-02: a 39 s deal ran to its end
+    after Ctrl-C and the run printed its summary, exit 0; not seen again in five tries, so
+    this is the likely cause, not a proven one.)"""
     while True:
-        done = wait(futures, timeout=WAKE_S, return_when=FIRST_COMPLETED)[0]
+        done = wait_step(WAKE_S)
         if done:
             return done
 
 
-def _dask_first_done(dask_wait, futures) -> set:
-    """The Dask futures done, once one is: in steps of ``WAKE_S``, as ``_first_done``
-    (a wait without a timeout could sleep through a Ctrl-C until the deal in hand is
-    solved)."""
+def _dask_wait_step(dask_wait, futures, seconds) -> set:
+    """The Dask futures done within ``seconds`` (empty if none: Dask raises then)."""
     from dask.distributed import TimeoutError as DaskTimeout
-    while True:
-        try:
-            done = dask_wait(list(futures), timeout=WAKE_S, return_when="FIRST_COMPLETED").done
-        except (DaskTimeout, TimeoutError):
-            continue
-        if done:
-            return done
-
-
-def _ray_first_done(ray, refs) -> list:
-    """The Ray object refs ready, once one is: in steps of ``WAKE_S``, as ``_first_done``."""
-    while True:
-        ready = ray.wait(list(refs), num_returns=1, timeout=WAKE_S)[0]
-        if ready:
-            return ready
+    try:
+        return dask_wait(list(futures), timeout=seconds, return_when="FIRST_COMPLETED").done
+    except (DaskTimeout, TimeoutError):
+        return set()
 
 
 # ------------------------------------------------ workers end with their parent
@@ -808,7 +798,7 @@ class DaskBackend:
             slots = sum(client.nthreads().values()) or self.jobs
             yield from _windowed(seeds, 2 * slots, pending,
                                  submit=lambda s: client.submit(solve_seed, s, settings, pure=False),
-                                 wait_any=lambda fs: _dask_first_done(dask_wait, fs),
+                                 wait_any=lambda fs: _first_done(lambda t: _dask_wait_step(dask_wait, fs, t)),
                                  result=lambda f: f.result())
         finally:
             if pending:
@@ -854,7 +844,8 @@ class RayBackend:
             slots = int(ray.cluster_resources().get("CPU", self.jobs)) or self.jobs
             yield from _windowed(seeds, 2 * slots, pending,
                                  submit=lambda s: task.remote(s, settings),
-                                 wait_any=lambda refs: _ray_first_done(ray, refs),
+                                 wait_any=lambda refs: _first_done(
+                                     lambda t: ray.wait(list(refs), num_returns=1, timeout=t)[0]),
                                  result=ray.get)
         finally:
             for ref in pending:

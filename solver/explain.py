@@ -225,8 +225,8 @@ def _line_after(state: State, action, seconds, max_nodes, timeout, tt_mb, engine
     # solo lines of the core come as one of the fewest rooms of that score (a reader
     # wants no needless avoids), within the same limits; in co-op that search mostly
     # costs more than the proof itself (benchmarks/README.md), so the proof's line is kept
-    shorten = not state.rules.coop and (engine or default_engine()) == "core"
     core = (engine or default_engine()) == "core"
+    shorten = not state.rules.coop and core
     res = solve(state=child, max_nodes=max_nodes, timeout=limit, tt_mb=tt_mb, engine=engine, shortest=shorten,
                 threads=threads if core else 1, canonical=core, progress=progress)
     if not res.line:
@@ -305,12 +305,12 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
                 _drop_pool()        # a worker may be mid-search: start afresh next time
                 raise
         else:
+            # (``seconds`` is None only without a budget: then the threads and the progress)
             told = None
-            if search_progress is not None and not (budget and budget > 0):
+            if search_progress is not None and seconds is None:
                 told = search_progress(f"explain: the line after {a}")
             rooms, score, proven, used = _line_after(state, a, seconds, max_nodes, timeout, tt_mb, engine,
-                                                     threads=1 if budget and budget > 0 else threads,
-                                                     progress=told)
+                                                     threads=threads if seconds is None else 1, progress=told)
         nodes += used
         lo, hi = v.lo, v.hi
         if proven:

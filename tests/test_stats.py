@@ -273,7 +273,7 @@ def test_interrupted_and_resumed_run_gives_the_same_summary(core, tmp_path):
 def test_ctrl_c_stops_a_run_in_the_middle_of_a_long_deal(core, tmp_path, backend, module, start):
     """Ctrl-C while the only deal in hand takes long (co-op 50 strict seed 390: about 40 s)
     ends the run at once, not when that deal is solved (the parent's wait wakes in short
-    steps, ``batch._first_done`` and its Dask and Ray twins, so that Python raises it even
+    steps, ``batch._first_done``, with every backend, so that Python raises it even
     if the kernel handed the signal to another thread of the parent).  ``start``: the
     seconds to let the backend start and the deal's search begin."""
     if module:

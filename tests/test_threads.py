@@ -295,9 +295,7 @@ def test_canonical_walk_on_threads_is_the_walk_of_one_thread(always_threads, mod
     rules = Rules(mode=mode)
     core = load_core()
     state = start_state(rules=rules, seed=seed)
-    position = ([c.index for c in state.room], [c.index for c in state.dungeon], state.taken,
-                core._heroes_of(state), state.leader, core._potion_mask(state),
-                1 if state.help_used else 0, 1 if state.can_avoid() else 0)
+    position = core._position_of(state)
     score = core.search(state)["score"]
     lines = []
     for threads in (1, 2, 3):
