@@ -701,11 +701,19 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
         terminate()
         return
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         p.terminate()
     for p in processes:
         p.join(timeout=10)
+    # Wait for the pool's own thread to see its workers gone and close its wake-up pipe.
+    # Left running, it races Python's exit handler (concurrent.futures' _python_exit,
+    # 3.11-3.12): that one checks the pipe is open, the thread closes it, and the exit
+    # handler's write fails -- "Exception ignored ... Bad file descriptor" and a traceback
+    # on stderr after the run's one error line (seen once in CI, 2026-12-02).
+    if manager is not None:
+        manager.join(timeout=10)
 
 
 def _windowed(seeds, window, pending, *, submit, wait_any, result):

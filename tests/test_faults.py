@@ -432,6 +432,19 @@ def test_workers_end_soon_after_their_parent_is_killed(core, tmp_path, args):
     assert not left, f"workers {left} outlived their parent by 10 s"
 
 
+def test_a_pool_stopped_by_an_error_is_wholly_down_when_the_error_leaves(tmp_path):
+    # The pool's own thread must be gone (and its wake-up pipe closed) before the error
+    # goes on: left running, it raced Python's exit handler, which then wrote to the closed
+    # pipe and printed a traceback after the run's one error line (CI, 2026-12-02).
+    with pytest.raises(RuntimeError, match="full disk"):
+        with batch._local_pool(1) as pool:
+            pool.submit(time.sleep, 30).add_done_callback(lambda f: None)
+            manager, wakeup = pool._executor_manager_thread, pool._executor_manager_thread_wakeup
+            raise RuntimeError("full disk")
+    assert not manager.is_alive()
+    assert wakeup._closed
+
+
 # ------------------------------------------------ every deal failed, loudly
 class FailingBackend:
     """Every deal fails in the worker (as --max-nodes 2^63 did: an OverflowError per deal)."""
