@@ -2,7 +2,7 @@
 """The upper bounds on the score from a position (see ``_bounds.pyx``).
 
 Pure functions of their arguments and of the rules in ``Search`` (coop,
-lenient, flee, nheroes, horizon) and ``Search.loss_phase``; they write nothing
+lenient, flee, nheroes, horizon, wear_look, strict_relax) and ``Search.loss_phase``; they write nothing
 but their out-parameters.
 """
 from libc.stdint cimport int8_t
@@ -11,6 +11,11 @@ from ._state cimport Search
 
 cdef int damage(Search *s, Tally *t, Heroes *hs, int *sump_out, int *maxp_out,
                 int8_t *ival, int8_t *icost, int *nitems_out, int *maxm_out) noexcept nogil
+cdef void lenient_view(Heroes *hs, Heroes *out) noexcept nogil
+cdef int lenient_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil
+cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil
+cdef int strict_extra(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot,
+                      int strict_dmg) noexcept nogil
 cdef int bound(Search *s, Tally *t, Heroes *hs, int *slack) noexcept nogil
 cdef int bound_at(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int *slack) noexcept nogil
 cdef int bound_plus(Search *s, Tally *t, Heroes *hs, int extra, int *slack) noexcept nogil

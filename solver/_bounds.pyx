@@ -9,14 +9,16 @@ driver sets per test.  They write only their out-parameters.
 monster costs at least its value minus the best weapon that may meet it.
 ``forced_extra`` and ``deep_extra`` add the damage the room being faced, and
 the rooms ahead, force beyond that relaxation (lenient durability); ``wear_extra``
-(co-op) also follows the wear of the strongest weapon along the rooms ahead.  When no
-win is left, ``_loss_bound`` (a fractional knapsack) bounds the best loss.
+(co-op) also follows the wear of the strongest weapon along the rooms ahead.  With
+strict weapons those three are applied to the *lenient view* of the heroes
+(``lenient_view``, ``strict_extra``; ``Search.strict_relax``).  When no win is left,
+``_loss_bound`` (a fractional knapsack) bounds the best loss.
 """
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from ._types cimport (MAXN, MAXHP, NEG, MONSTER, WEAPON, KIND, VALUE, Heroes, Tally, _usable,
                       __builtin_clz)
 from libc.string cimport memset
-from ._state cimport Search
+from ._state cimport Search, DMEMO_BITS
 
 
 cdef int _loss_bound(int8_t *val, int8_t *cost, int n, int budget, int mtot, int maxm) noexcept nogil:
@@ -75,6 +77,137 @@ cdef inline int _room_extra(int8_t *S, int lo, int hi, int avail, int *held, int
     return tot
 
 
+cdef void lenient_view(Heroes *hs, Heroes *out) noexcept nogil:
+    """The heroes with each weapon's last kill one lower: read with lenient durability,
+    each weapon may meet exactly the monsters it may meet now under strict durability
+    (values below its last kill).  From there every strict line is a lenient line (a
+    kill of u then allows values <= u where strict allows < u: only more), with the same
+    damage, so any lenient bound of the lenient view bounds the strict value too."""
+    cdef int j
+    out[0] = hs[0]
+    for j in range(2):
+        if out.w[j]:
+            out.k[j] -= 1
+
+
+cdef int lenient_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
+    """``damage`` under lenient durability (whatever ``s.lenient``): the best weapon that
+    may meet v meets every monster of value v, so only the strongest diamond counts, and
+    the monsters it kills for free need no look."""
+    cdef int v, hh, nd, best, dmg = 0
+    cdef uint32_t mm
+    nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
+    mm = t.mmask & ~((2u << nd) - 1)
+    while mm:
+        v = 31 - __builtin_clz(mm)
+        mm &= ~(1u << v)
+        best = nd
+        for hh in range(s.nheroes):
+            if hs.w[hh] > best and v <= hs.k[hh]:
+                best = hs.w[hh]
+        if v > best:
+            dmg += (v - best) * t.m[v]
+    return dmg
+
+
+cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
+    """``damage`` under strict durability with no items wanted: the same sum, each copy of
+    a monster value meeting its own weapon (the c best of the heroes' weapons that may
+    meet it and the diamonds), but the values that c diamonds at least as strong kill for
+    free are passed over (most of them: only the highest values cost).  The general path
+    of ``damage`` stays for the items of the loss bound; ``tests/test_core.py`` holds
+    the two equal."""
+    cdef int dia[32]
+    cdef int cand[2]
+    cdef int nd = 0, v, i, j = 0, c, hh, nw, ci, di, best, cbest, dbest, dmg = 0
+    cdef uint32_t mm, dm = t.dmask
+    while dm:
+        v = 31 - __builtin_clz(dm)
+        dm &= ~(1u << v)
+        for i in range(t.d[v]):
+            dia[nd] = v
+            nd += 1
+    mm = t.mmask
+    while mm:
+        v = 31 - __builtin_clz(mm)          # highest first: dia[:j] are the diamonds >= v
+        mm &= ~(1u << v)
+        while j < nd and dia[j] >= v:
+            j += 1
+        c = t.m[v]
+        if j >= c:
+            continue
+        nw = 0
+        for hh in range(s.nheroes):
+            if _usable(hs.w[hh], hs.k[hh], v, 0):
+                cand[nw] = hs.w[hh]
+                nw += 1
+        if nw == 2 and cand[1] > cand[0]:
+            cand[0], cand[1] = cand[1], cand[0]
+        ci = 0
+        di = 0
+        for i in range(c):
+            cbest = cand[ci] if ci < nw else 0
+            dbest = dia[di] if di < nd else 0
+            if cbest >= dbest:
+                best = cbest
+                ci += 1
+            else:
+                best = dbest
+                di += 1
+            if v > best:
+                dmg += v - best
+    return dmg
+
+
+cdef inline int _strict_damage_memo(Search *s, Tally *t, Heroes *hs) noexcept nogil:
+    """``strict_damage``, remembered (``Search.dm_key``/``dm_val``) by an exact key: the
+    monsters and diamonds left (``Tally.mkey``, ``dkey``) and the weapons; not the health,
+    which it does not read, so the many positions that differ in health only share it."""
+    cdef uint64_t k1 = t.mkey | (<uint64_t> <uint8_t> hs.w[0] << 56)
+    cdef uint64_t k2 = t.dkey | (<uint64_t> <uint8_t> hs.k[0] << 40)
+    cdef int slot, dmg
+    if s.nheroes == 2:
+        k1 |= <uint64_t> <uint8_t> hs.w[1] << 60
+        k2 |= <uint64_t> <uint8_t> hs.k[1] << 48
+    slot = <int> (((k1 * 0x9E3779B97F4A7C15ULL) ^ (k2 * 0xC2B2AE3D27D4EB4FULL)) >> (64 - DMEMO_BITS))
+    if s.dm_key[slot][0] == k1 and s.dm_key[slot][1] == k2:
+        return s.dm_val[slot]
+    dmg = strict_damage(s, t, hs)
+    s.dm_key[slot][0] = k1
+    s.dm_key[slot][1] = k2
+    s.dm_val[slot] = <int16_t> dmg
+    return dmg
+
+
+cdef int strict_extra(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot,
+                      int strict_dmg) noexcept nogil:
+    """Strict weapons (``strict_relax``): how much more damage the lenient bounds of the
+    lenient view (``lenient_view``: its lenient ``damage`` plus the larger of
+    ``forced_extra`` and ``deep_extra``, and with ``strict_relax`` 3 and ``wear_look``
+    also ``wear_extra``, with strict kills) force than ``strict_dmg``, the strict
+    ``damage`` of ``hs``; 0 when they force no more.
+
+    Both are lower bounds on the damage of a strict win, so the larger one is.  (The
+    lenient extras are not added to the strict damage: each is an extra over the lenient
+    relaxation, and the strict relaxation may count the same damage already -- a second
+    copy of a value meeting a weaker weapon is also what the wear of the strongest one
+    makes it do.)"""
+    cdef Heroes hv
+    cdef int a, b, c, dv
+    if s.lenient or not s.strict_relax or S == NULL:
+        return 0
+    lenient_view(hs, &hv)
+    a = forced_extra(s, S, n, nrot, &hv, t)
+    b = deep_extra(s, S, n, nrot, &hv, t)
+    c = wear_extra(s, S, n, nrot, &hv, t) if (s.wear_look and (s.strict_relax & 2)) else 0
+    if b > a:
+        a = b
+    if c > a:
+        a = c
+    dv = lenient_damage(s, t, &hv) + a
+    return dv - strict_dmg if dv > strict_dmg else 0
+
+
 cdef int damage(Search *s, Tally *t, Heroes *hs, int *sump_out, int *maxp_out,
                 int8_t *ival, int8_t *icost, int *nitems_out, int *maxm_out) noexcept nogil:
     """The unavoidable damage of the cards counted by ``t`` (see ``bound``).
@@ -92,22 +225,11 @@ cdef int damage(Search *s, Tally *t, Heroes *hs, int *sump_out, int *maxp_out,
         maxp = 31 - __builtin_clz(t.pmask)
     sump_out[0] = sump
     maxp_out[0] = maxp
-    if s.lenient and ival == NULL:
-        # lenient and no items wanted: the best weapon that may meet v meets
-        # every monster of value v, so only the strongest diamond counts, and
-        # the monsters it kills for free need no look
-        nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
-        mm = t.mmask & ~((2u << nd) - 1)
-        while mm:
-            v = 31 - __builtin_clz(mm)
-            mm &= ~(1u << v)
-            best = nd
-            for hh in range(s.nheroes):
-                if hs.w[hh] > best and v <= hs.k[hh]:
-                    best = hs.w[hh]
-            if v > best:
-                dmg += (v - best) * t.m[v]
-        return dmg
+    if ival == NULL:
+        # no items wanted
+        if s.lenient:
+            return lenient_damage(s, t, hs)
+        return _strict_damage_memo(s, t, hs)
     # the diamonds still to come, strongest first
     nd = 0
     for v in range(10, 1, -1):
@@ -176,9 +298,15 @@ cdef int bound(Search *s, Tally *t, Heroes *hs, int *slack) noexcept nogil:
 
 cdef int bound_at(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int *slack) noexcept nogil:
     """``bound`` at a room start laid out in ``S``: with the damage its room forces."""
-    cdef int a = forced_extra(s, S, n, nrot, hs, t)
-    cdef int b = deep_extra(s, S, n, nrot, hs, t)
-    cdef int c = wear_extra(s, S, n, nrot, hs, t) if s.wear_look else 0
+    cdef int a, b, c, sump, maxp
+    if not s.lenient:
+        if not s.strict_relax:
+            return bound_plus(s, t, hs, 0, slack)
+        a = strict_extra(s, t, hs, S, n, nrot, damage(s, t, hs, &sump, &maxp, NULL, NULL, NULL, NULL))
+        return bound_plus(s, t, hs, a, slack)
+    a = forced_extra(s, S, n, nrot, hs, t)
+    b = deep_extra(s, S, n, nrot, hs, t)
+    c = wear_extra(s, S, n, nrot, hs, t) if s.wear_look else 0
     if b > a:
         a = b
     return bound_plus(s, t, hs, a if a > c else c, slack)
@@ -260,7 +388,8 @@ cdef int ahead_parts(Search *s, Heroes *hs, Tally *t, int *cglob) noexcept nogil
 
 cdef int _deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t,
                      int *ahead) noexcept nogil:
-    """Damage the rooms ahead force beyond what ``damage`` counts (lenient only).
+    """Damage the rooms ahead force beyond what ``damage`` counts (lenient; with strict
+    weapons, of the lenient view: ``strict_extra``).
 
     ``damage`` lets every monster meet the best weapon still to come.  But
     a room that is faced is faced *now*: 3 of its cards are taken (all of
@@ -284,7 +413,7 @@ cdef int _deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t
     cdef int cglob[16]
     cdef int dia[MAXN + 1]
     cdef int f[2][MAXN + 8]
-    if not s.lenient:
+    if not (s.lenient or s.strict_relax):
         return 0
     if (s.flee == 1 and not s.coop) or s.horizon == 0:
         return 0
@@ -352,7 +481,8 @@ cdef int _deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t
 
 
 cdef int forced_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil:
-    """Damage the next room forces beyond what ``damage`` counts (lenient only).
+    """Damage the next room forces beyond what ``damage`` counts (lenient; with strict
+    weapons, of the lenient view: ``strict_extra``).
 
     ``damage`` lets every monster meet the best weapon still to come.  But
     the room of this room start (or, after avoids, one of its ``nrot``
@@ -364,7 +494,7 @@ cdef int forced_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *
     """
     cdef int r, j, c, v, hh, nd, local, glob, cost, e, tot, top, best = 1000000
     cdef int nroom = 4 if n > 4 else n
-    if not s.lenient:
+    if not (s.lenient or s.strict_relax):
         return 0
     nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
     for r in range(nrot):
@@ -438,14 +568,20 @@ cdef inline int _room_monsters(int8_t *S, int lo, int hi, int avail, int *e0, in
 
 
 cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int *e1,
-                    int *e0end, int *fin, uint32_t mask_in, int *fout, uint32_t *mask_out) noexcept nogil:
+                    int *e0end, int *fin, uint32_t mask_in, int *fout, uint32_t *mask_out,
+                    bint strict) noexcept nogil:
     """One faced room of ``_wear_extra``: the new cards ``S[lo:hi]`` taken in any order,
     from each chain state ``u`` in ``mask_in`` (cost ``fin[u]``) into ``fout``.  A monster
     taken here costs ``e0`` extra, or ``e1`` when the chain kills it (``avail``: the chain's
     weapon has been dealt; its kills in the room come in any order, so it may take every
     monster of values u' to u, ending at u'); the card carried on (``kind``) is charged as
     taken after the dungeon (``_wear_charge``) with the chain's new state.  Returns the
-    least cost (for the final room)."""
+    least cost (for the final room).
+
+    ``strict`` (strict weapons; the heroes are the lenient view, ``strict_extra``): the
+    state is then the highest value the chain may still kill (the view's last kill), a
+    kill of v leaves it at v - 1, and in one room the chain kills at most one monster of
+    each value (strictly decreasing kills)."""
     cdef int mv[4]
     cdef int me0[4]
     cdef int mg[4]
@@ -494,6 +630,9 @@ cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int
                 best = c
             if not anyg:
                 continue
+            if strict:
+                _wear_room_strict(mv, mg, nm, ex, u, base, e0end, e1, fout, mask_out, &best)
+                continue
             # or it ends at the value of one of the monsters it may kill: it saves
             # what killing each monster from that value up to u saves
             gx = 0
@@ -511,6 +650,44 @@ cdef int _wear_room(int8_t *S, int lo, int hi, int kind, int avail, int *e0, int
                 if c < best:
                     best = c
     return best
+
+
+cdef void _wear_room_strict(int *mv, int *mg, int nm, int ex, int u, int base, int *e0end,
+                            int *e1, int *fout, uint32_t *mask_out, int *best) noexcept nogil:
+    """``_wear_room``'s kills under strict durability, from chain state ``u`` with the
+    monster ``ex`` carried on (-1: none) and ``base`` the room's cost when the chain
+    kills nothing: for each lowest kill ``up`` (a value the chain may save on), the
+    chain kills one monster of each value from ``up`` to ``u`` present in the room
+    (beside the carried one), saving each value's gain once, and ends at ``up - 1``."""
+    cdef int i, i2, j, up, g, c, nl
+    cdef bint again
+    for j in range(nm):
+        if j == ex or mg[j] == 0 or mv[j] > u:
+            continue
+        up = mv[j]
+        again = False
+        for i in range(j):
+            if i != ex and mv[i] == up:
+                again = True        # the same lowest kill as an earlier monster
+        if again:
+            continue
+        g = 0
+        for i in range(nm):
+            if i == ex or mv[i] < up or mv[i] > u:
+                continue
+            again = False
+            for i2 in range(i):
+                if i2 != ex and mv[i2] == mv[i]:
+                    again = True    # this value is saved on once
+            if not again:
+                g += mg[i]
+        nl = up - 1
+        c = base - g + (_wear_charge(mv[ex], nl, e0end, e1) if ex >= 0 else 0)
+        if c < fout[nl]:
+            fout[nl] = c
+            mask_out[0] |= 1u << nl
+        if c < best[0]:
+            best[0] = c
 
 
 cdef inline uint32_t _wear_front(int *f, uint32_t mask) noexcept nogil:
@@ -566,7 +743,7 @@ cdef void _wear_pool(int8_t *S, int lo, int hi, int *e0end, int *e1, int *fin, u
 
 cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil:
     """Damage the wear of the strongest weapon forces beyond what ``damage`` counts
-    (co-op, lenient; ``wear_look``).
+    (co-op, lenient; ``wear_look``; with strict weapons, of the lenient view: ``strict_extra``).
 
     ``damage`` lets every monster meet the best weapon still to come, as often as
     it likes.  But a weapon's kills never increase (lenient: after a kill of u it
@@ -606,7 +783,8 @@ cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
     cdef int H[16]
     cdef uint32_t gm, hm = 0
     cdef int nx, edio
-    if not s.lenient or not s.coop or s.flee != 0:
+    cdef bint strict = not s.lenient
+    if not (s.lenient or s.strict_relax) or not s.coop or s.flee != 0:
         return 0
     nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
     nd2 = 0
@@ -691,9 +869,9 @@ cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
     edio = dio[pend]            # (e0 changes only with the diamond dealt by then)
     if n <= 4:
         return _wear_room(S, 0, n, W_FINAL, xkind >= 0 or qx < pend, e0, e1, e0end, G, gm,
-                          H, &hm)
+                          H, &hm, strict)
     _wear_init(F[4][0], &M[4][0])
-    _wear_room(S, 0, 4, W_NEW, xkind >= 0 or qx < 4, e0, e1, e0end, G, gm, F[4][0], &M[4][0])
+    _wear_room(S, 0, 4, W_NEW, xkind >= 0 or qx < 4, e0, e1, e0end, G, gm, F[4][0], &M[4][0], strict)
     if nrot > 1:
         # avoided: its cards come back after the dungeon
         _wear_init(F[4][2], &M[4][2])
@@ -722,7 +900,7 @@ cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
             if pend == n and mode == 0:
                 # nothing was avoided: the final room, every card taken
                 c = _wear_room(S, p, pend, W_FINAL, xkind >= 0 or qx < pend, e0, e1, e0end,
-                               F[slot][mode], mask, H, &hm)
+                               F[slot][mode], mask, H, &hm, strict)
                 if c < result:
                     result = c
                 continue
@@ -730,7 +908,7 @@ cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t)
             nx = 0 if mode == 0 else 1      # after a face: whether avoided cards wait
             _wear_init(F[ns][nx], &M[ns][nx])
             _wear_room(S, p, pend, W_NEW if mode == 2 else W_CARRY, xkind >= 0 or qx < pend,
-                       e0, e1, e0end, F[slot][mode], mask, F[ns][nx], &M[ns][nx])
+                       e0, e1, e0end, F[slot][mode], mask, F[ns][nx], &M[ns][nx], strict)
             if mode != 2:
                 # avoided (never twice in a row): its new cards come back after the
                 # dungeon; the carried card was charged when it was carried on

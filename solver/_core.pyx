@@ -20,7 +20,8 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 from libc.stdint cimport int8_t
 from ._types cimport FRESH, MAXN, Heroes, Tally, _tally
-from ._bounds cimport bound_at as _bound_at, wear_extra as _wear_extra
+from ._bounds cimport (bound_at as _bound_at, wear_extra as _wear_extra, lenient_view as _lenient_view,
+                      damage as _damage)
 from ._table cimport BUCKET, LOCKS, Entry, tt_grow, tt_free
 from ._state cimport Search, MAXHELPERS
 from ._search cimport search_init, search_free, run as _run, steps as _steps_of, line_run as _line_run
@@ -205,6 +206,18 @@ cdef class Searcher:
         self.st.wear_look = v
 
     @property
+    def strict_relax(self):
+        """Strict weapons: also bound a room start by the lenient bounds (the room, the rooms
+        ahead) of the heroes' lenient view, each last kill one lower
+        (``_bounds.strict_extra``): 0 off, 1 on (the co-op strict default), 3 also the wear
+        of the strongest weapon with strict kills (``wear_extra``; measured, slower)."""
+        return self.st.strict_relax
+
+    @strict_relax.setter
+    def strict_relax(self, int v):
+        self.st.strict_relax = v
+
+    @property
     def wear_gap(self):
         """node() looks at the wear (``wear_look``) only when its bound is at most this
         above alpha."""
@@ -355,10 +368,11 @@ cdef class Searcher:
 
     # for tests/test_core.py: _bounds.bound_at of a room start (card codes, room first;
     # heroes as (health, weapon, last kill); nrot 2 when the room may be avoided), with
-    # this searcher's knobs (``extra_only``: _bounds.wear_extra alone)
+    # this searcher's knobs (``extra_only``: _bounds.wear_extra alone; with strict weapons,
+    # of the heroes' lenient view)
     def _bound_at(self, list cards, list heroes, int nrot, bint extra_only=False):
         cdef int8_t S[MAXN]
-        cdef Heroes hs
+        cdef Heroes hs, hv
         cdef Tally t
         cdef int i, slack, n = len(cards)
         if n > MAXN:
@@ -369,8 +383,32 @@ cdef class Searcher:
             hs.hp[i], hs.w[i], hs.k[i] = heroes[i]
         _tally(S, n, &t)
         if extra_only:
+            if not self.st.lenient:
+                _lenient_view(&hs, &hv)
+                return _wear_extra(&self.st, S, n, nrot, &hv, &t)
             return _wear_extra(&self.st, S, n, nrot, &hs, &t)
         return _bound_at(&self.st, &t, &hs, S, n, nrot, &slack)
+
+    # for tests/test_core.py: _bounds.damage of the cards with the heroes as (health, weapon,
+    # last kill): (its fast sum, as the bounds ask it, and the sum of its general path, which
+    # also lists the monsters for the loss bound)
+    def _damage_both(self, list cards, list heroes):
+        cdef int8_t S[MAXN]
+        cdef int8_t ival[64]
+        cdef int8_t icost[64]
+        cdef Heroes hs
+        cdef Tally t
+        cdef int i, sump, maxp, nitems, maxm, fast, general, n = len(cards)
+        if n > MAXN:
+            raise ValueError("too many cards")
+        for i in range(n):
+            S[i] = cards[i]
+        for i in range(self.st.nheroes):
+            hs.hp[i], hs.w[i], hs.k[i] = heroes[i]
+        _tally(S, n, &t)
+        fast = _damage(&self.st, &t, &hs, &sump, &maxp, NULL, NULL, NULL, NULL)
+        general = _damage(&self.st, &t, &hs, &sump, &maxp, ival, icost, &nitems, &maxm)
+        return fast, general
 
     def _steps(self):
         return _steps_of(&self.st)
@@ -510,7 +548,7 @@ PERTURBATION = {}
 # v1 and v2 were fixed, with the values those methods search with: their co-op
 # win checks stop at a node limit (docs/daily.md, "The stability promise"), so
 # ``new_searcher(frozen=True)`` gives them the search of then, node for node.
-FROZEN_KNOBS = {"ahead_prune": 0, "wear_look": 0}
+FROZEN_KNOBS = {"ahead_prune": 0, "wear_look": 0, "strict_relax": 0}
 
 
 def new_searcher(rules, tt_mb=256, frozen=False, threads=1):

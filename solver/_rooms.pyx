@@ -25,7 +25,7 @@ from ._types cimport (MAXN, MAXHP, MAXDEPTH, MAXOUT, NEG, FRESH, LANE_HI, MONSTE
 from ._state cimport Search
 from ._table cimport BUCKET, Entry
 from ._bounds cimport (damage, bound, finish_bound, deep_extra, _deep_extra, forced_extra, ahead_parts,
-                      wear_extra)
+                      wear_extra, lenient_view, lenient_damage)
 
 
 cdef int rooms_init(Search *s) except -1:
@@ -416,10 +416,18 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
     Children with the same next room (rotation and carried card) have the
     same cards left, so their damage depends only on the weapons: it is
     computed once per (next room, weapons) and remembered for the others.
+
+    With strict weapons and ``strict_relax`` the extras of the rooms ahead are those of
+    the lenient view of the heroes (``_bounds.strict_extra``): ``dmg`` then follows the
+    view's lenient damage plus its extras, ``ds`` is the strict damage, and the bound
+    takes the larger.  (Lenient, or strict without it: ``ds`` is 0.)
     """
     cdef Tally ct
     cdef Outcome *o
-    cdef int i, slack, ub, slot, dmg, sump, maxp, m, room, deep, wear
+    cdef Heroes hview
+    cdef Heroes *hv
+    cdef bint view = s.strict_relax and not s.lenient
+    cdef int i, slack, ub, slot, dmg, ds, sump, maxp, m, room, deep, wear
     cdef uint64_t *cm = NULL
     cdef int8_t C[MAXN]
     cdef bint have_ct, have_c
@@ -440,6 +448,7 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
         have_c = False
         if s.m_stamps[slot] == s.m_stamp:
             dmg = s.m_dmg[slot]
+            ds = s.m_ds[slot]
             sump = s.m_sump[slot]
             maxp = s.m_maxp[slot]
             room = s.m_room[slot]
@@ -449,24 +458,32 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
             _child_tally(t, o, &ct)
             have_ct = True
             dmg = damage(s, &ct, &o.hs, &sump, &maxp, NULL, NULL, NULL, NULL)
+            ds = 0
             room = -1
-            if S != NULL and s.lenient:
+            if S != NULL and (s.lenient or view):
                 m = _child_cards(S, n, o, C)
                 have_c = True
-                room = forced_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct)
+                hv = &o.hs
+                if view:
+                    lenient_view(&o.hs, &hview)
+                    hv = &hview
+                    ds = dmg
+                    dmg = lenient_damage(s, &ct, hv)
+                room = forced_extra(s, C, m, rotations(s, m, 1), hv, &ct)
                 dmg += room
             if s.m_used < 200:
                 s.m_used += 1
                 s.m_stamps[slot] = s.m_stamp
                 s.m_keys[slot] = key
                 s.m_dmg[slot] = dmg
+                s.m_ds[slot] = ds
                 s.m_sump[slot] = sump
                 s.m_maxp[slot] = maxp
                 s.m_room[slot] = room
                 s.m_ahead[slot][0] = -1
             else:
                 slot = -1
-        ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
+        ub = finish_bound(s, &o.hs, sump, maxp, dmg if dmg > ds else ds, &slack)
         if room >= 0 and ub > s.e_alpha and ub != NEG:
             # the child may beat alpha: worth the look over the rooms
             # ahead (deep_extra), which the room's own extra may understate
@@ -475,6 +492,10 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
                 have_ct = True
             if not have_c:
                 m = _child_cards(S, n, o, C)
+            hv = &o.hs
+            if view:
+                lenient_view(&o.hs, &hview)
+                hv = &hview
             cm = _child_memo(s, C, m, &o.hs) if s.coop else NULL
             if cm != NULL and (cm[2] >> 63):
                 deep = <int> <int16_t> <uint16_t> (cm[2] & 0xFFFF)
@@ -483,7 +504,7 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
             else:
                 av[0] = 0
                 av[1] = 0
-                deep = _deep_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct, av)
+                deep = _deep_extra(s, C, m, rotations(s, m, 1), hv, &ct, av)
                 o.ahead[0] = av[0] if av[0] < 127 else 127
                 o.ahead[1] = av[1] if av[1] < 127 else 127
                 if cm != NULL:
@@ -491,21 +512,21 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
                              | (<uint64_t> <uint8_t> o.ahead[0] << 16) | (<uint64_t> <uint8_t> o.ahead[1] << 24))
             if deep > room:
                 dmg += deep - room
-                ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
+                ub = finish_bound(s, &o.hs, sump, maxp, dmg if dmg > ds else ds, &slack)
                 room = deep
-            if s.wear_look >= 4 and ub > s.e_alpha and ub != NEG:
+            if s.wear_look >= 4 and ub > s.e_alpha and ub != NEG and (s.lenient or (s.strict_relax & 2)):
                 # the wear of the strongest weapon, for every child that may still beat
                 # alpha (the co-op default, wear_look 5: cheaper with its memo than node()
                 # looking at the ones searched, wear_look 1-2)
                 if cm != NULL and ((cm[2] >> 62) & 1):
                     wear = <int> <int16_t> <uint16_t> ((cm[2] >> 32) & 0xFFFF)
                 else:
-                    wear = wear_extra(s, C, m, rotations(s, m, 1), &o.hs, &ct)
+                    wear = wear_extra(s, C, m, rotations(s, m, 1), hv, &ct)
                     if cm != NULL:
                         cm[2] |= (<uint64_t> 1 << 62) | (<uint64_t> <uint16_t> <int16_t> wear << 32)
                 if wear > room:
                     dmg += wear - room
-                    ub = finish_bound(s, &o.hs, sump, maxp, dmg, &slack)
+                    ub = finish_bound(s, &o.hs, sump, maxp, dmg if dmg > ds else ds, &slack)
             if slot >= 0:
                 s.m_dmg[slot] = dmg
                 s.m_room[slot] = -1     # done

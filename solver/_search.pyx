@@ -102,6 +102,11 @@ cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) e
     # co-op flee rule).  Off for daily methods v1/v2 (core.FROZEN_KNOBS)
     s.wear_look = 5 if coop else 0
     s.wear_gap = 1000
+    # strict weapons: also bound by the lenient bounds of the lenient view of the heroes
+    # (_bounds.strict_extra; a strict line is a lenient line from there).  Co-op: measured
+    # in benchmarks/README.md ("Strict weapons bound by the lenient programmes").  Off
+    # for daily methods v1/v2 (core.FROZEN_KNOBS)
+    s.strict_relax = 1 if (coop and not lenient) else 0
     # with helper threads: a test runs on them once the search has spent this many
     # nodes (starting threads and sizing the table for them costs more than a small
     # search: nearly every solo deal is solved before).  Co-op: from the first test, as
@@ -382,7 +387,7 @@ cdef int node(Search *s, int depth, int n, Heroes *hs, int leader, int avoid_ok,
                     s.tt.hits += 1
                     return ub
     if (s.wear_look & 3) and not (s.wear_look & 4) and known_ub != UNKNOWN and s.coop \
-            and ub - alpha <= s.wear_gap:
+            and s.lenient and ub - alpha <= s.wear_gap:
         # (at the root, bound_at looked already; with wear_look + 4, rate_outcomes did)
         # the wear of the strongest weapon,
         # when the bound is within wear_gap of alpha (it seldom adds more),
@@ -691,7 +696,7 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
     for i in range(s.nhelpers):
         h = <Search *> s.helpers[i]
         h.wear_probes, h.horizon, h.loss_probe, h.ahead_prune = s.wear_probes, s.horizon, s.loss_probe, s.ahead_prune
-        h.wear_look, h.wear_gap = s.wear_look, s.wear_gap
+        h.wear_look, h.wear_gap, h.strict_relax = s.wear_look, s.wear_gap, s.strict_relax
         h.order_salt = (s.order_salt ^ (<uint32_t> (i + 1) * <uint32_t> 2654435761u)) | 1
         h.tt = s.tt
         h.tt.hits = h.tt.stores = h.tt.used = h.tt.replaced = 0

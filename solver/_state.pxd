@@ -10,6 +10,8 @@ from ._types cimport MAXN, MAXDEPTH, GROUPS, Outcome, Step, Tally, Heroes
 
 cdef enum:
     MAXHELPERS = 7              # threads of one search: 1 + helpers
+    DMEMO_BITS = 13
+    DMEMO = 8192                # 1 << DMEMO_BITS
 from ._table cimport Table
 
 ctypedef struct Search:
@@ -26,6 +28,9 @@ ctypedef struct Search:
     int wear_look               # co-op, lenient: a room start is also bound by the wear of the strongest
                                 # weapon (_bounds.wear_extra) in node(); 0 off, 1 or 2 (variants), +4 also in rate_outcomes
     int wear_gap                # node() looks at the wear only when its bound is at most this above alpha
+    int strict_relax            # strict weapons: also bound a room start by the lenient bounds (forced, deep;
+                                # + 2: the wear, with strict kills) of the same heroes with each last kill
+                                # one lower (_bounds.strict_extra); 0 off
     uint64_t wc_key[4096]       # node()'s memo of wear_extra per table key (0: empty)
     int16_t wc_val[4096]
     uint64_t *wr_key            # rate_outcomes' memo of the rooms ahead of a child (co-op: _deep_extra and
@@ -116,6 +121,12 @@ ctypedef struct Search:
     uint32_t m_stamps[256]
     int16_t m_dmg[256]
     int16_t m_room[256]         # the room's own extra in m_dmg; -1: deep_extra done (or none)
+    int16_t m_ds[256]           # strict_relax: the strict damage (m_dmg then holds the lenient view's)
+
+    # -- _bounds: its memo of the strict damage (``_bounds.damage``) by an exact key of the
+    # monsters, the diamonds and the weapons (not the health: the damage does not read it)
+    uint64_t dm_key[DMEMO][2]
+    int16_t dm_val[DMEMO]
     int8_t m_ahead[256][2]      # the child's Outcome.ahead, once deep_extra is done; -1: not known
     int m_sump[256]
     int m_maxp[256]

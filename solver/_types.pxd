@@ -94,6 +94,8 @@ ctypedef struct Tally:
     uint32_t mmask        # bit v: some monster of value v (likewise pmask, dmask)
     uint32_t pmask
     uint32_t dmask
+    uint64_t mkey         # m[2..15] packed, 4 bits each from bit 0 (a value has at most 4 copies)
+    uint64_t dkey         # d[2..10] likewise: with mkey, an exact key of what damage() reads
 
 ctypedef struct Step:
     int8_t rot
@@ -174,9 +176,11 @@ cdef inline void _tally_card(Tally *t, int c, int d) noexcept nogil:
         t.psum += d * v
     elif KIND[c] == WEAPON:
         _count(t.d, &t.dmask, v, d)
+        t.dkey += (<uint64_t> <int64_t> d) << (4 * (v - 2))
     else:
         _count(t.m, &t.mmask, v, d)
         t.mtot += d * v
+        t.mkey += (<uint64_t> <int64_t> d) << (4 * (v - 2))
 
 
 cdef inline void _tally(int8_t *S, int n, Tally *t) noexcept nogil:

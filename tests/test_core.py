@@ -941,9 +941,10 @@ def test_part_way_rooms_ahead_bound_never_changes_a_value(data):
 @given(data=st.data())
 def test_wear_look_equals_reference(data):
     """The wear of the strongest weapon along the rooms ahead (``wear_look`` 1 and 2,
-    in node() and, + 4, in rate_outcomes; ``_bounds.wear_extra``, co-op lenient; 5 is the
-    co-op default) only prunes: from fresh dungeons, mid-room positions and worn weapons, in
-    both durabilities (strict: it is off), the core agrees with the reference with it
+    in node() and, + 4, in rate_outcomes; ``_bounds.wear_extra``; 5 is the co-op default)
+    only prunes: from fresh dungeons, mid-room positions and worn weapons, in both
+    durabilities (strict: through the heroes' lenient view, ``strict_relax``, and only in
+    bound_at and rate_outcomes), the core agrees with the reference with it
     and without it, and every line replays to its score."""
     rules = data.draw(st.sampled_from(COOP_RULES))
     if data.draw(st.booleans()):
@@ -1024,14 +1025,14 @@ HEARTS = [c for c in COOP_CARDS if c.suit == "H"]
 
 
 @st.composite
-def wear_cases(draw):
+def wear_cases(draw, durability="lenient"):
     """A co-op room start for ``_bounds.wear_extra``: (kind, deck, heroes, avoided_last).
     "any": as in ``test_wear_bound_is_never_below_the_value`` (5-24 of the 52 cards, any
     heroes); "dense": 10-24 cards mostly clubs, spades and diamonds (0-2 hearts, 0-2
     jokers), one hero holding a weapon of 3-10 whose last kill is low (2-9), so that the
     chains of kills of the strongest weapon matter (few rooms rarely give a positive
     extra: about 1 in 10 of 5-8 cards, 1 in 3 of 9-14, 3 in 5 of 15-24 dense ones)."""
-    rules = Rules(mode="coop", durability="lenient")
+    rules = Rules(mode="coop", durability=durability)
     kind = draw(st.sampled_from(["any", "dense"]))
     n = draw(st.integers(5, 24) if kind == "any" else st.integers(10, 24))
     if kind == "any":
@@ -1084,15 +1085,120 @@ def test_wear_extra_equals_plain_reference(case):
     event(f"{kind}: " + ("positive" if want > 0 else "zero"))
 
 
+@settings(max_examples=400, **SETTINGS)
+@given(data=st.data())
+def test_fast_damage_equals_its_general_path(data):
+    """``_bounds.damage`` as the bounds ask it (no items: ``lenient_damage``,
+    ``strict_damage``) gives the same sum as its general path (the one that also lists
+    the monsters for the loss bound), in both durabilities, solo and co-op, for any cards
+    left and any heroes (fresh, worn or no weapons, last kills above, among and below
+    the monsters)."""
+    rules = data.draw(st.sampled_from(ALL_RULES))
+    n = data.draw(st.integers(0, 44))
+    deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+    heroes = data.draw(armed_heroes(rules))
+    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
+             for h in heroes]
+    core_mod = scoundrel_solver.search.load_core()
+    fast, general = core_mod.new_searcher(rules, 1)._damage_both([c.index for c in deck], kills)
+    assert fast == general, (fast, general)
+    event("positive" if general else "zero")
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(case=wear_cases("strict"))
+@example(case=_hand_case("KC KS 7C 8D 6S QC QS 5C JS 6D", [(20, 9, 99), (20, 0, None)], False))
+@example(case=_hand_case("TS TC 9S 9C 8D 8S 8C 7S 3D 2C", [(20, 10, 99), (20, 0, None)], True))
+def test_strict_wear_extra_equals_plain_reference(case):
+    """With strict weapons ``wear_extra`` (of the heroes' lenient view, strict kills in a
+    room: ``_wear_room_strict``) equals the plain reference's strict programme
+    (``wear_reference.wear_extra(..., lenient=False)``, which tries every set of kills of
+    distinct values in a room) on co-op strict room starts of 5-24 cards."""
+    kind, deck, heroes, avoided_last = case
+    rules = Rules(mode="coop", durability="strict")
+    start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
+    note(position_text(start))
+    core_mod = scoundrel_solver.search.load_core()
+    searcher = core_mod.new_searcher(rules, 1)
+    assert searcher.wear_look == 5 and searcher.strict_relax == 1
+    codes = [c.index for c in start.room + start.dungeon]
+    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
+             for h in heroes]
+    nrot = 2 if start.can_avoid() else 1
+    note(f"codes {codes} kills {kills} nrot {nrot}")
+    got = searcher._bound_at(codes, kills, nrot, True)
+    want = wear_reference.wear_extra(codes, kills, nrot, lenient=False)
+    assert got == want, (got, want)
+    assert want >= wear_reference.wear_extra(codes, [(h, w, k - 1 if w else k) for h, w, k in kills], nrot)
+    event(f"{kind}: " + ("positive" if want > 0 else "zero"))
+
+
+@settings(max_examples=120, **SETTINGS)
+@given(data=st.data())
+def test_strict_bound_is_never_below_the_value(data):
+    """``bound_at`` with strict weapons and ``strict_relax`` (1: the lenient bounds of the
+    heroes' lenient view; 3: also the wear programme with strict kills): from co-op strict
+    room starts of 5-24 cards with any heroes, never below the exact value (from the core
+    without it), and never above the bound without it."""
+    rules = Rules(mode="coop", durability="strict")
+    if data.draw(st.booleans()):
+        _, deck, heroes, avoided_last = data.draw(wear_cases("strict"))
+    else:
+        n = data.draw(st.integers(5, 24))
+        deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+        heroes, avoided_last = data.draw(armed_heroes(rules)), data.draw(st.booleans())
+    start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
+    note(position_text(start))
+    core_mod = scoundrel_solver.search.load_core()
+    searcher = core_mod.new_searcher(rules, 16)
+    searcher.strict_relax = 0
+    out = core_mod.search(start, searcher=searcher, want_line=False)
+    assert out["exact"]
+    codes = [c.index for c in start.room + start.dungeon]
+    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
+             for h in heroes]
+    nrot = 2 if start.can_avoid() else 1
+    old = searcher._bound_at(codes, kills, nrot)
+    searcher.strict_relax = 1
+    new = searcher._bound_at(codes, kills, nrot)
+    searcher.strict_relax = 3
+    wear = searcher._bound_at(codes, kills, nrot)
+    assert out["score"] <= wear <= new <= old, (out["score"], wear, new, old)
+    event("tighter" if new < old else "the same")
+    event("the wear tighter still" if wear < new else "the wear the same")
+    event("won" if out["score"] > 0 else "lost")
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(data=st.data())
+def test_strict_relax_never_changes_a_value(data):
+    """The same score with and without ``strict_relax`` on co-op strict dungeons too big
+    for the reference (9-24 cards), from fresh and worn weapons; each line replays."""
+    rules = Rules(mode="coop", durability="strict")
+    n = data.draw(st.integers(9, 24))
+    deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+    state = State.new(deck, rules)
+    if data.draw(st.booleans()):
+        state = dataclasses.replace(state, heroes=data.draw(armed_heroes(rules)))
+    note(position_text(state))
+    scores = _scores_with_knob(state, "strict_relax", (0, 1, 3))
+    assert scores[0] == scores[1] == scores[2]
+
+
 def test_frozen_searcher_searches_as_daily_v1_and_v2():
     """``new_searcher(frozen=True)`` sets every knob whose default changed the node
     counts since daily methods v1/v2 back to its old value (core.FROZEN_KNOBS)."""
     core_mod = scoundrel_solver.search.load_core()
     rules = Rules(mode="coop")
-    assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0, "wear_look": 0}
+    assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0, "wear_look": 0, "strict_relax": 0}
     assert core_mod.new_searcher(rules, 16).ahead_prune == 2
     assert core_mod.new_searcher(rules, 16, frozen=True).ahead_prune == 0
     assert core_mod.new_searcher(Rules(), 16).ahead_prune == 0      # solo: off (not measured there)
     assert core_mod.new_searcher(rules, 16).wear_look == 5
     assert core_mod.new_searcher(rules, 16, frozen=True).wear_look == 0
     assert core_mod.new_searcher(Rules(), 16).wear_look == 0
+    strict = Rules(mode="coop", durability="strict")
+    assert core_mod.new_searcher(strict, 16).strict_relax == 1
+    assert core_mod.new_searcher(strict, 16, frozen=True).strict_relax == 0
+    assert core_mod.new_searcher(rules, 16).strict_relax == 0       # lenient: nothing to relax
+    assert core_mod.new_searcher(Rules(), 16).strict_relax == 0     # solo strict: not measured, off

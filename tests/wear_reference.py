@@ -8,6 +8,13 @@ of a room start.  This module computes the same integer from the same inputs as
 dungeon), the heroes as ``(health, weapon, last kill)`` tuples and ``nrot`` (2 when
 the room may be avoided, else 1).
 
+With strict weapons (``lenient=False``) it is the same programme on the heroes'
+*lenient view* (each held weapon's last kill one lower: ``_bounds.lenient_view``), with
+strict kills in a room: the chain kills a set of the room's monsters of distinct values,
+all at most its state, and its state becomes the lowest of them minus one.  Here every
+such set is tried (``strict_kills``), where the C code (``_wear_room_strict``) only tries
+"every value from the lowest up"; the two agree because no gain is negative.
+
 It follows the algorithm of commit 62952d9 (``_wear_charge``, ``_room_monsters``,
 ``_wear_room``, ``_wear_init``, ``_wear_costs``, ``_wear_pool``, ``wear_extra``)
 step by step, written for clarity rather than speed: every chain state reached is
@@ -124,8 +131,22 @@ def lower(costs: dict, u: int, c: int) -> None:
         costs[u] = c
 
 
+def strict_kills(monsters: list, ex: int, u: int):
+    """Strict durability: every non-empty set of the room's monsters (by index, the carried
+    one ``ex`` left out) the chain may kill from state ``u``: distinct values, none above
+    ``u``.  Yields (the gain of the set, the chain's state after it)."""
+    from itertools import combinations
+    idx = [i for i in range(len(monsters)) if i != ex and monsters[i][0] <= u]
+    for size in range(1, len(idx) + 1):
+        for chosen in combinations(idx, size):
+            values = [monsters[i][0] for i in chosen]
+            if len(set(values)) < len(values):
+                continue
+            yield sum(monsters[i][2] for i in chosen), min(values) - 1
+
+
 def wear_room(cards: list, kind: int, avail: bool, e0: list, e1: list, e0end: list,
-              fin: dict, fout: dict) -> int:
+              fin: dict, fout: dict, strict: bool = False) -> int:
     """``_wear_room``: one faced room whose new cards are ``cards``, from each chain state
     ``u`` of ``fin`` (its cost ``fin[u]``) into ``fout``.  Returns the least cost."""
     monsters, has_non_monster = room_monsters(cards, avail, e0, e1)
@@ -150,6 +171,14 @@ def wear_room(cards: list, kind: int, avail: bool, e0: list, e1: list, e0end: li
                 c += wear_charge(monsters[ex][0], u, e0end, e1)
             lower(fout, u, c)
             best = min(best, c)
+            if strict:
+                for g, after in strict_kills(monsters, ex, u):
+                    c = base - g
+                    if ex >= 0:
+                        c += wear_charge(monsters[ex][0], after, e0end, e1)
+                    lower(fout, after, c)
+                    best = min(best, c)
+                continue
             # or it kills every monster from the value of monster j up to u, ending at j's value
             for j in range(nm):
                 vj, _, gj = monsters[j]
@@ -196,13 +225,18 @@ def wear_extra(codes, kills, nrot: int, coop: bool = True, lenient: bool = True,
                flee: int = 0) -> int:
     """``_bounds.wear_extra`` of the room start ``codes`` (room first) with the two
     heroes ``kills`` = ((health, weapon, last kill), ...) (a fresh weapon's last kill
-    99, no weapon 0 0), ``nrot`` 2 when the room may be avoided."""
-    if not lenient or not coop or flee != 0:
+    99, no weapon 0 0), ``nrot`` 2 when the room may be avoided.  ``lenient=False``: the
+    programme of strict weapons (see the module's text)."""
+    if not coop or flee != 0:
         return 0
+    strict = not lenient
     S = list(codes)
     n = len(S)
     hw = [kills[0][1], kills[1][1]]      # the heroes' weapons
     hk = [kills[0][2], kills[1][2]]      # and their last kills
+    if strict:
+        # the lenient view: a held weapon may meet the values below its last kill
+        hk = [k - 1 if w else k for w, k in zip(hw, hk)]
     m = monster_counts(S)
     diamonds = diamond_values(S)
     nd = diamonds[0] if diamonds else 0
@@ -292,8 +326,8 @@ def wear_extra(codes, kills, nrot: int, coop: bool = True, lenient: bool = True,
     pend = min(4, n)
     e0 = wear_costs(dio[pend], ho, cg)
     if n <= 4:
-        return wear_room(S[0:n], W_FINAL, avail(pend), e0, e1, e0end, G, {})
-    wear_room(S[0:4], W_NEW, avail(4), e0, e1, e0end, G, states(4, AFTER_FACE))
+        return wear_room(S[0:n], W_FINAL, avail(pend), e0, e1, e0end, G, {}, strict)
+    wear_room(S[0:4], W_NEW, avail(4), e0, e1, e0end, G, states(4, AFTER_FACE), strict)
     if nrot > 1:
         # avoided: its cards come back after the dungeon
         wear_pool(S[0:4], e0end, e1, G, states(4, AFTER_AVOID))
@@ -313,13 +347,13 @@ def wear_extra(codes, kills, nrot: int, coop: bool = True, lenient: bool = True,
             e0 = wear_costs(dio[pend], ho, cg)
             if pend == n and mode == AFTER_FACE:
                 # nothing was avoided: the final room, every card taken
-                c = wear_room(S[p:pend], W_FINAL, avail(pend), e0, e1, e0end, fin, {})
+                c = wear_room(S[p:pend], W_FINAL, avail(pend), e0, e1, e0end, fin, {}, strict)
                 result = min(result, c)
                 continue
             # faced
             after = AFTER_FACE if mode == AFTER_FACE else AFTER_FACE_AVOIDED_WAITING
             kind = W_NEW if mode == AFTER_AVOID else W_CARRY
-            wear_room(S[p:pend], kind, avail(pend), e0, e1, e0end, fin, states(pend, after))
+            wear_room(S[p:pend], kind, avail(pend), e0, e1, e0end, fin, states(pend, after), strict)
             if mode != AFTER_AVOID:
                 # avoided (never twice in a row): its new cards come back after the dungeon
                 wear_pool(S[p:pend], e0end, e1, fin, states(pend, AFTER_AVOID))
