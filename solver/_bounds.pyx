@@ -194,7 +194,7 @@ cdef int strict_extra(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nro
     makes it do.)"""
     cdef Heroes hv
     cdef int a, b, c, dv
-    if s.lenient or not s.strict_relax or S == NULL:
+    if s.lenient or not s.strict_relax or S == NULL or ((s.strict_relax & 4) and not s.loss_phase):
         return 0
     lenient_view(hs, &hv)
     a = forced_extra(s, S, n, nrot, &hv, t)

@@ -209,8 +209,9 @@ cdef class Searcher:
     def strict_relax(self):
         """Strict weapons: also bound a room start by the lenient bounds (the room, the rooms
         ahead) of the heroes' lenient view, each last kill one lower
-        (``_bounds.strict_extra``): 0 off, 1 on (the co-op strict default), 3 also the wear
-        of the strongest weapon with strict kills (``wear_extra``; measured, slower)."""
+        (``_bounds.strict_extra``): 0 off, 1 on, + 2 also the wear of the strongest weapon
+        with strict kills (``wear_extra``; measured, slower), + 4 only in the loss phase
+        (no win left to find; 5 is the co-op strict default)."""
         return self.st.strict_relax
 
     @strict_relax.setter

@@ -426,7 +426,7 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
     cdef Outcome *o
     cdef Heroes hview
     cdef Heroes *hv
-    cdef bint view = s.strict_relax and not s.lenient
+    cdef bint view = s.strict_relax and not s.lenient and (s.loss_phase or not (s.strict_relax & 4))
     cdef int i, slack, ub, slot, dmg, ds, sump, maxp, m, room, deep, wear
     cdef uint64_t *cm = NULL
     cdef int8_t C[MAXN]

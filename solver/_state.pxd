@@ -30,7 +30,7 @@ ctypedef struct Search:
     int wear_gap                # node() looks at the wear only when its bound is at most this above alpha
     int strict_relax            # strict weapons: also bound a room start by the lenient bounds (forced, deep;
                                 # + 2: the wear, with strict kills) of the same heroes with each last kill
-                                # one lower (_bounds.strict_extra); 0 off
+                                # one lower (_bounds.strict_extra); 0 off; + 4: in the loss phase only
     uint64_t wc_key[4096]       # node()'s memo of wear_extra per table key (0: empty)
     int16_t wc_val[4096]
     uint64_t *wr_key            # rate_outcomes' memo of the rooms ahead of a child (co-op: _deep_extra and
