@@ -33,6 +33,8 @@ SETS = {
     "solo-hard": dict(mode="solo", flee="hard"),
     "solo-easy": dict(mode="solo", flee="easy"),
     "coop-52": dict(mode="coop", deck_size=52),
+    "coop-52-strict": dict(mode="coop", deck_size=52, durability="strict"),
+    "coop-50-strict": dict(mode="coop", deck_size=50, durability="strict"),
 }
 
 # The worker: reads "options-json seed" lines, answers one JSON line per deal.

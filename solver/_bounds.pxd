@@ -3,7 +3,7 @@
 
 Pure functions of their arguments and of the rules in ``Search`` (coop,
 lenient, flee, nheroes, horizon, wear_look, strict_relax) and ``Search.loss_phase``; they write nothing
-but their out-parameters.
+but their out-parameters and the memo of the strict damage (``Search.dm_key``).
 """
 from libc.stdint cimport int8_t
 from ._types cimport Heroes, Tally

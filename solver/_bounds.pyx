@@ -1,9 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The upper bounds on the score from a position.
 
-Owns nothing: pure functions of their arguments, of the rules in ``Search``
-(coop, lenient, flee, nheroes, horizon) and of ``Search.loss_phase``, which the
-driver sets per test.  They write only their out-parameters.
+Owns the memo of the strict damage (``Search.dm_key``/``dm_val``, by an exact key of
+what it reads); otherwise pure functions of their arguments, of the rules in
+``Search`` (coop, lenient, flee, nheroes, horizon, wear_look, strict_relax) and of
+``Search.loss_phase``, which the driver sets per test.  They write only their
+out-parameters and that memo.
 
 ``bound`` relaxes the order of the cards: health comes only from potions, and a
 monster costs at least its value minus the best weapon that may meet it.
