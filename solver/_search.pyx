@@ -105,10 +105,10 @@ cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) e
     # strict weapons: also bound by the lenient bounds of the lenient view of the heroes
     # (_bounds.strict_extra; a strict line is a lenient line from there), in the loss
     # phase only (5): co-op 52 strict deals 1-60 (benchmarks/README.md, "Strict weapons
-    # bound through the lenient view"), everywhere (1): -5 % nodes, +5 % time (deals 3
+    # bound through the lenient view"), everywhere (1): -13.5 % nodes, -3 % time (deals 3
     # and 52, lost below 0: -72 % and -22 % nodes; the others -0-5 % nodes for 15-30 %
-    # more time); in the loss phase only the gains stay and the others search as
-    # without.  Solo: no gain measured (solo hard 1-200: -0.7 % nodes), off.  Off for
+    # more time); in the loss phase only (-10.7 % nodes, -16 % time) the gains stay and
+    # the others search as without.  Solo: no gain measured (solo hard 1-200: -0.7 % nodes), off.  Off for
     # daily methods v1/v2 (core.FROZEN_KNOBS)
     s.strict_relax = 5 if (coop and not lenient) else 0
     # with helper threads: a test runs on them once the search has spent this many
