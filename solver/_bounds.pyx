@@ -112,6 +112,31 @@ cdef int lenient_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
     return dmg
 
 
+cdef inline int _held_for(Search *s, Heroes *hs, int v, bint lenient, int *cand) noexcept nogil:
+    """The heroes' weapons that may meet a monster of value ``v`` into ``cand``, strongest
+    first (two at most); returns how many."""
+    cdef int hh, nw = 0
+    for hh in range(s.nheroes):
+        if _usable(hs.w[hh], hs.k[hh], v, lenient):
+            cand[nw] = hs.w[hh]
+            nw += 1
+    if nw == 2 and cand[1] > cand[0]:
+        cand[0], cand[1] = cand[1], cand[0]
+    return nw
+
+
+cdef inline int _next_best(int *cand, int nw, int *dia, int nd, int *ci, int *di) noexcept nogil:
+    """The next weapon of the merge of ``cand[ci:nw]`` and ``dia[di:nd]`` (each strongest
+    first; 0 when both are spent), advancing the index of the list it came from."""
+    cdef int cbest = cand[ci[0]] if ci[0] < nw else 0
+    cdef int dbest = dia[di[0]] if di[0] < nd else 0
+    if cbest >= dbest:
+        ci[0] += 1
+        return cbest
+    di[0] += 1
+    return dbest
+
+
 cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
     """``damage`` under strict durability with no items wanted: the same sum, each copy of
     a monster value meeting its own weapon (the c best of the heroes' weapons that may
@@ -121,7 +146,7 @@ cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
     the two equal."""
     cdef int dia[32]
     cdef int cand[2]
-    cdef int nd = 0, v, i, j = 0, c, hh, nw, ci, di, best, cbest, dbest, dmg = 0
+    cdef int nd = 0, v, i, j = 0, c, nw, ci, di, best, dmg = 0
     cdef uint32_t mm, dm = t.dmask
     while dm:
         v = 31 - __builtin_clz(dm)
@@ -138,24 +163,11 @@ cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
         c = t.m[v]
         if j >= c:
             continue
-        nw = 0
-        for hh in range(s.nheroes):
-            if _usable(hs.w[hh], hs.k[hh], v, 0):
-                cand[nw] = hs.w[hh]
-                nw += 1
-        if nw == 2 and cand[1] > cand[0]:
-            cand[0], cand[1] = cand[1], cand[0]
+        nw = _held_for(s, hs, v, 0, cand)
         ci = 0
         di = 0
         for i in range(c):
-            cbest = cand[ci] if ci < nw else 0
-            dbest = dia[di] if di < nd else 0
-            if cbest >= dbest:
-                best = cbest
-                ci += 1
-            else:
-                best = dbest
-                di += 1
+            best = _next_best(cand, nw, dia, nd, &ci, &di)
             if v > best:
                 dmg += v - best
     return dmg
@@ -217,7 +229,7 @@ cdef int damage(Search *s, Tally *t, Heroes *hs, int *sump_out, int *maxp_out,
     Also gives the potions' total and largest value, and, when ``ival`` is
     not NULL, the monsters as (value, least cost) items for ``_loss_bound``.
     """
-    cdef int v, i, c, hh, sump = 0, maxp = 0, dmg = 0, nw, nd, di, ci, best, dbest, cbest
+    cdef int v, i, c, hh, sump = 0, maxp = 0, dmg = 0, nw, nd, di, ci, best
     cdef int cand[8]
     cdef int dia[32]
     cdef int nitems = 0, maxm = 0
@@ -245,24 +257,11 @@ cdef int damage(Search *s, Tally *t, Heroes *hs, int *sump_out, int *maxp_out,
         maxm = v
         # the c best weapons that may meet a monster of value v: merge the
         # current weapons allowed to hit v (at most two) with the diamonds
-        nw = 0
-        for hh in range(s.nheroes):
-            if _usable(hs.w[hh], hs.k[hh], v, s.lenient):
-                cand[nw] = hs.w[hh]
-                nw += 1
-        if nw == 2 and cand[1] > cand[0]:
-            cand[0], cand[1] = cand[1], cand[0]
+        nw = _held_for(s, hs, v, s.lenient, cand)
         ci = 0
         di = 0
         for i in range(c):
-            cbest = cand[ci] if ci < nw else 0
-            dbest = dia[di] if di < nd else 0
-            if cbest >= dbest:
-                best = cbest
-                ci += 1
-            else:
-                best = dbest
-                di += 1
+            best = _next_best(cand, nw, dia, nd, &ci, &di)
             if s.lenient:
                 # a weapon may meet any number of equal monsters
                 if ival != NULL:

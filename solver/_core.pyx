@@ -367,6 +367,19 @@ cdef class Searcher:
     def _tt_grow(self):
         tt_grow(&self.st.tt)
 
+    cdef int _load(self, list cards, list heroes, int8_t *S, Heroes *hs, Tally *t) except -1:
+        """The test hooks' arguments as the core's: the card codes into ``S`` (their count
+        returned), the heroes as (health, weapon, last kill) into ``hs``, the tally of S."""
+        cdef int i, n = len(cards)
+        if n > MAXN:
+            raise ValueError("too many cards")
+        for i in range(n):
+            S[i] = cards[i]
+        for i in range(self.st.nheroes):
+            hs.hp[i], hs.w[i], hs.k[i] = heroes[i]
+        _tally(S, n, t)
+        return n
+
     # for tests/test_core.py: _bounds.bound_at of a room start (card codes, room first;
     # heroes as (health, weapon, last kill); nrot 2 when the room may be avoided), with
     # this searcher's knobs (``extra_only``: _bounds.wear_extra alone; with strict weapons,
@@ -375,14 +388,7 @@ cdef class Searcher:
         cdef int8_t S[MAXN]
         cdef Heroes hs, hv
         cdef Tally t
-        cdef int i, slack, n = len(cards)
-        if n > MAXN:
-            raise ValueError("too many cards")
-        for i in range(n):
-            S[i] = cards[i]
-        for i in range(self.st.nheroes):
-            hs.hp[i], hs.w[i], hs.k[i] = heroes[i]
-        _tally(S, n, &t)
+        cdef int slack, n = self._load(cards, heroes, S, &hs, &t)
         if extra_only:
             if not self.st.lenient:
                 _lenient_view(&hs, &hv)
@@ -399,14 +405,8 @@ cdef class Searcher:
         cdef int8_t icost[64]
         cdef Heroes hs
         cdef Tally t
-        cdef int i, sump, maxp, nitems, maxm, fast, general, n = len(cards)
-        if n > MAXN:
-            raise ValueError("too many cards")
-        for i in range(n):
-            S[i] = cards[i]
-        for i in range(self.st.nheroes):
-            hs.hp[i], hs.w[i], hs.k[i] = heroes[i]
-        _tally(S, n, &t)
+        cdef int sump, maxp, nitems, maxm, fast, general
+        self._load(cards, heroes, S, &hs, &t)
         fast = _damage(&self.st, &t, &hs, &sump, &maxp, NULL, NULL, NULL, NULL)
         general = _damage(&self.st, &t, &hs, &sump, &maxp, ival, icost, &nitems, &maxm)
         return fast, general

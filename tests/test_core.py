@@ -985,6 +985,13 @@ def test_wear_look_never_changes_a_value(data):
     assert scores[0] == scores[1] == scores[2] == scores[3]
 
 
+def hook_heroes(heroes) -> list:
+    """Heroes as the core's test hooks take them: (health, weapon, last kill), a fresh
+    weapon's last kill 99, no weapon 0."""
+    return [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
+            for h in heroes]
+
+
 @settings(max_examples=80, **SETTINGS)
 @given(data=st.data())
 def test_wear_bound_is_never_below_the_value(data):
@@ -1005,8 +1012,7 @@ def test_wear_bound_is_never_below_the_value(data):
     out = core_mod.search(start, searcher=searcher, want_line=False)
     assert out["exact"]
     codes = [c.index for c in start.room + start.dungeon]
-    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
-             for h in heroes]
+    kills = hook_heroes(heroes)
     nrot = 2 if start.can_avoid() else 1
     old = searcher._bound_at(codes, kills, nrot)
     for variant in (1, 2):
@@ -1075,8 +1081,7 @@ def test_wear_extra_equals_plain_reference(case):
     searcher = core_mod.new_searcher(rules, 1)
     assert searcher.wear_look == 5
     codes = [c.index for c in start.room + start.dungeon]
-    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
-             for h in heroes]
+    kills = hook_heroes(heroes)
     nrot = 2 if start.can_avoid() else 1
     note(f"codes {codes} kills {kills} nrot {nrot}")
     got = searcher._bound_at(codes, kills, nrot, True)
@@ -1097,8 +1102,7 @@ def test_fast_damage_equals_its_general_path(data):
     n = data.draw(st.integers(0, 44))
     deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
     heroes = data.draw(armed_heroes(rules))
-    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
-             for h in heroes]
+    kills = hook_heroes(heroes)
     core_mod = scoundrel_solver.search.load_core()
     fast, general = core_mod.new_searcher(rules, 1)._damage_both([c.index for c in deck], kills)
     assert fast == general, (fast, general)
@@ -1122,8 +1126,7 @@ def test_strict_wear_extra_equals_plain_reference(case):
     searcher = core_mod.new_searcher(rules, 1)
     assert searcher.wear_look == 5 and searcher.strict_relax == 5
     codes = [c.index for c in start.room + start.dungeon]
-    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
-             for h in heroes]
+    kills = hook_heroes(heroes)
     nrot = 2 if start.can_avoid() else 1
     note(f"codes {codes} kills {kills} nrot {nrot}")
     got = searcher._bound_at(codes, kills, nrot, True)
@@ -1155,8 +1158,7 @@ def test_strict_bound_is_never_below_the_value(data):
     out = core_mod.search(start, searcher=searcher, want_line=False)
     assert out["exact"]
     codes = [c.index for c in start.room + start.dungeon]
-    kills = [(h.health, h.weapon, 0 if not h.weapon else (99 if h.last_kill is None else h.last_kill))
-             for h in heroes]
+    kills = hook_heroes(heroes)
     nrot = 2 if start.can_avoid() else 1
     old = searcher._bound_at(codes, kills, nrot)
     searcher.strict_relax = 1
