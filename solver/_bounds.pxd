@@ -14,8 +14,8 @@ cdef int damage(Search *s, Tally *t, Heroes *hs, int *sump_out, int *maxp_out,
 cdef void lenient_view(Heroes *hs, Heroes *out) noexcept nogil
 cdef int lenient_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil
 cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil
-cdef int strict_extra(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot,
-                      int strict_dmg) noexcept nogil
+cdef bint strict_view_on(Search *s) noexcept nogil
+cdef int strict_extra(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot) noexcept nogil
 cdef int bound(Search *s, Tally *t, Heroes *hs, int *slack) noexcept nogil
 cdef int bound_at(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int *slack) noexcept nogil
 cdef int bound_plus(Search *s, Tally *t, Heroes *hs, int extra, int *slack) noexcept nogil

@@ -193,13 +193,18 @@ cdef inline int _strict_damage_memo(Search *s, Tally *t, Heroes *hs) noexcept no
     return dmg
 
 
-cdef int strict_extra(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot,
-                      int strict_dmg) noexcept nogil:
-    """Strict weapons (``strict_relax``): how much more damage the lenient bounds of the
+cdef bint strict_view_on(Search *s) noexcept nogil:
+    """Whether the bounds look through the lenient view now: strict weapons, ``strict_relax``
+    on, and (with its + 4) the loss phase."""
+    return not s.lenient and s.strict_relax and (s.loss_phase or not (s.strict_relax & 4))
+
+
+cdef int strict_extra(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot) noexcept nogil:
+    """Strict weapons (``strict_view_on``): how much more damage the lenient bounds of the
     lenient view (``lenient_view``: its lenient ``damage`` plus the larger of
     ``forced_extra`` and ``deep_extra``, and with ``strict_relax`` 3 and ``wear_look``
-    also ``wear_extra``, with strict kills) force than ``strict_dmg``, the strict
-    ``damage`` of ``hs``; 0 when they force no more.
+    also ``wear_extra``, with strict kills) force than the strict ``damage`` of ``hs``;
+    0 when they force no more, or when the view is off.
 
     Both are lower bounds on the damage of a strict win, so the larger one is.  (The
     lenient extras are not added to the strict damage: each is an extra over the lenient
@@ -207,8 +212,8 @@ cdef int strict_extra(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nro
     copy of a value meeting a weaker weapon is also what the wear of the strongest one
     makes it do.)"""
     cdef Heroes hv
-    cdef int a, b, c, dv
-    if s.lenient or not s.strict_relax or S == NULL or ((s.strict_relax & 4) and not s.loss_phase):
+    cdef int a, b, c, dv, ds
+    if S == NULL or not strict_view_on(s):
         return 0
     lenient_view(hs, &hv)
     a = forced_extra(s, S, n, nrot, &hv, t)
@@ -219,7 +224,8 @@ cdef int strict_extra(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nro
     if c > a:
         a = c
     dv = lenient_damage(s, t, &hv) + a
-    return dv - strict_dmg if dv > strict_dmg else 0
+    ds = _strict_damage_memo(s, t, hs)
+    return dv - ds if dv > ds else 0
 
 
 cdef int damage(Search *s, Tally *t, Heroes *hs, int *sump_out, int *maxp_out,
@@ -299,12 +305,9 @@ cdef int bound(Search *s, Tally *t, Heroes *hs, int *slack) noexcept nogil:
 
 cdef int bound_at(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int *slack) noexcept nogil:
     """``bound`` at a room start laid out in ``S``: with the damage its room forces."""
-    cdef int a, b, c, sump, maxp
+    cdef int a, b, c
     if not s.lenient:
-        if not s.strict_relax:
-            return bound_plus(s, t, hs, 0, slack)
-        a = strict_extra(s, t, hs, S, n, nrot, damage(s, t, hs, &sump, &maxp, NULL, NULL, NULL, NULL))
-        return bound_plus(s, t, hs, a, slack)
+        return bound_plus(s, t, hs, strict_extra(s, t, hs, S, n, nrot), slack)
     a = forced_extra(s, S, n, nrot, hs, t)
     b = deep_extra(s, S, n, nrot, hs, t)
     c = wear_extra(s, S, n, nrot, hs, t) if s.wear_look else 0

@@ -25,7 +25,7 @@ from ._types cimport (MAXN, MAXHP, MAXDEPTH, MAXOUT, NEG, FRESH, LANE_HI, MONSTE
 from ._state cimport Search
 from ._table cimport BUCKET, Entry
 from ._bounds cimport (damage, bound, finish_bound, deep_extra, _deep_extra, forced_extra, ahead_parts,
-                      wear_extra, lenient_view, lenient_damage)
+                      wear_extra, lenient_view, lenient_damage, strict_view_on)
 
 
 cdef int rooms_init(Search *s) except -1:
@@ -426,7 +426,7 @@ cdef void rate_outcomes(Search *s, Outcome *buf, int count, Tally *t, int8_t *S,
     cdef Outcome *o
     cdef Heroes hview
     cdef Heroes *hv
-    cdef bint view = s.strict_relax and not s.lenient and (s.loss_phase or not (s.strict_relax & 4))
+    cdef bint view = strict_view_on(s)
     cdef int i, slack, ub, slot, dmg, ds, sump, maxp, m, room, deep, wear
     cdef uint64_t *cm = NULL
     cdef int8_t C[MAXN]

@@ -969,18 +969,26 @@ def test_wear_look_equals_reference(data):
         assert end.finished and end.score == out["score"]
 
 
+@st.composite
+def big_coop_starts(draw, durability):
+    """The start of a co-op dungeon too big for the reference (9-24 of the 52 cards), with
+    fresh heroes or any weapons (``armed_heroes``)."""
+    rules = Rules(mode="coop", durability=durability)
+    n = draw(st.integers(9, 24))
+    deck = draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+    state = State.new(deck, rules)
+    if draw(st.booleans()):
+        state = dataclasses.replace(state, heroes=draw(armed_heroes(rules)))
+    note(position_text(state))
+    return state
+
+
 @settings(max_examples=40, **SETTINGS)
 @given(data=st.data())
 def test_wear_look_never_changes_a_value(data):
     """The same on co-op dungeons too big for the reference (9-24 cards), from fresh
     and worn weapons."""
-    rules = Rules(mode="coop", durability="lenient")
-    n = data.draw(st.integers(9, 24))
-    deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
-    state = State.new(deck, rules)
-    if data.draw(st.booleans()):
-        state = dataclasses.replace(state, heroes=data.draw(armed_heroes(rules)))
-    note(position_text(state))
+    state = data.draw(big_coop_starts("lenient"))
     scores = _scores_with_knob(state, "wear_look", (0, 1, 2, 6))
     assert scores[0] == scores[1] == scores[2] == scores[3]
 
@@ -1176,13 +1184,7 @@ def test_strict_bound_is_never_below_the_value(data):
 def test_strict_relax_never_changes_a_value(data):
     """The same score with and without ``strict_relax`` on co-op strict dungeons too big
     for the reference (9-24 cards), from fresh and worn weapons; each line replays."""
-    rules = Rules(mode="coop", durability="strict")
-    n = data.draw(st.integers(9, 24))
-    deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
-    state = State.new(deck, rules)
-    if data.draw(st.booleans()):
-        state = dataclasses.replace(state, heroes=data.draw(armed_heroes(rules)))
-    note(position_text(state))
+    state = data.draw(big_coop_starts("strict"))
     scores = _scores_with_knob(state, "strict_relax", (0, 1, 3, 5, 7))
     assert len(set(scores)) == 1, scores
 
