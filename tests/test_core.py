@@ -1070,6 +1070,21 @@ def _hand_case(deck: str, heroes, avoided_last: bool):
     return ("hand", parse_cards(deck), tuple(Hero(*h) for h in heroes), avoided_last)
 
 
+def _wear_hook_case(case, durability):
+    """A ``wear_cases`` case as the core's hooks take it: a searcher of the co-op rules with
+    ``durability``, the card codes (room first), the heroes (``hook_heroes``) and nrot."""
+    _, deck, heroes, avoided_last = case
+    rules = Rules(mode="coop", durability=durability)
+    start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
+    note(position_text(start))
+    searcher = scoundrel_solver.search.load_core().new_searcher(rules, 1)
+    codes = [c.index for c in start.room + start.dungeon]
+    kills = hook_heroes(heroes)
+    nrot = 2 if start.can_avoid() else 1
+    note(f"codes {codes} kills {kills} nrot {nrot}")
+    return searcher, codes, kills, nrot
+
+
 @settings(max_examples=300, **SETTINGS)
 @given(case=wear_cases())
 @example(case=_hand_case("KC 7C JC 8D 6S QC 5C KS JS 6D", [(20, 7, 2), (20, 0, None)], False))
@@ -1081,17 +1096,9 @@ def test_wear_extra_equals_plain_reference(case):
     carried-card variant) equals its plain Python transcription
     (``tests/wear_reference.py``, which follows every chain state and sums each gain
     afresh) on co-op lenient room starts of 5-24 cards, after an avoid or not."""
-    kind, deck, heroes, avoided_last = case
-    rules = Rules(mode="coop", durability="lenient")
-    start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
-    note(position_text(start))
-    core_mod = scoundrel_solver.search.load_core()
-    searcher = core_mod.new_searcher(rules, 1)
+    kind = case[0]
+    searcher, codes, kills, nrot = _wear_hook_case(case, "lenient")
     assert searcher.wear_look == 5
-    codes = [c.index for c in start.room + start.dungeon]
-    kills = hook_heroes(heroes)
-    nrot = 2 if start.can_avoid() else 1
-    note(f"codes {codes} kills {kills} nrot {nrot}")
     got = searcher._bound_at(codes, kills, nrot, True)
     want = wear_reference.wear_extra(codes, kills, nrot)
     assert got == want, (got, want)
@@ -1126,17 +1133,9 @@ def test_strict_wear_extra_equals_plain_reference(case):
     room: ``_wear_room_strict``) equals the plain reference's strict programme
     (``wear_reference.wear_extra(..., lenient=False)``, which tries every set of kills of
     distinct values in a room) on co-op strict room starts of 5-24 cards."""
-    kind, deck, heroes, avoided_last = case
-    rules = Rules(mode="coop", durability="strict")
-    start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
-    note(position_text(start))
-    core_mod = scoundrel_solver.search.load_core()
-    searcher = core_mod.new_searcher(rules, 1)
+    kind = case[0]
+    searcher, codes, kills, nrot = _wear_hook_case(case, "strict")
     assert searcher.wear_look == 5 and searcher.strict_relax == 5
-    codes = [c.index for c in start.room + start.dungeon]
-    kills = hook_heroes(heroes)
-    nrot = 2 if start.can_avoid() else 1
-    note(f"codes {codes} kills {kills} nrot {nrot}")
     got = searcher._bound_at(codes, kills, nrot, True)
     want = wear_reference.wear_extra(codes, kills, nrot, lenient=False)
     assert got == want, (got, want)
