@@ -993,6 +993,13 @@ def test_wear_look_never_changes_a_value(data):
     assert scores[0] == scores[1] == scores[2] == scores[3]
 
 
+def hook_args(start: State) -> tuple:
+    """A room start as the core's test hooks take it: the card codes (room first), the
+    heroes (``hook_heroes``) and nrot (2 when the room may be avoided, else 1)."""
+    return ([c.index for c in start.room + start.dungeon], hook_heroes(start.heroes),
+            2 if start.can_avoid() else 1)
+
+
 def hook_heroes(heroes) -> list:
     """Heroes as the core's test hooks take them: (health, weapon, last kill), a fresh
     weapon's last kill 99, no weapon 0."""
@@ -1019,9 +1026,7 @@ def test_wear_bound_is_never_below_the_value(data):
     searcher = core_mod.new_searcher(rules, 16)
     out = core_mod.search(start, searcher=searcher, want_line=False)
     assert out["exact"]
-    codes = [c.index for c in start.room + start.dungeon]
-    kills = hook_heroes(heroes)
-    nrot = 2 if start.can_avoid() else 1
+    codes, kills, nrot = hook_args(start)
     old = searcher._bound_at(codes, kills, nrot)
     for variant in (1, 2):
         searcher.wear_look = variant
@@ -1078,9 +1083,7 @@ def _wear_hook_case(case, durability):
     start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
     note(position_text(start))
     searcher = scoundrel_solver.search.load_core().new_searcher(rules, 1)
-    codes = [c.index for c in start.room + start.dungeon]
-    kills = hook_heroes(heroes)
-    nrot = 2 if start.can_avoid() else 1
+    codes, kills, nrot = hook_args(start)
     note(f"codes {codes} kills {kills} nrot {nrot}")
     return searcher, codes, kills, nrot
 
@@ -1164,9 +1167,7 @@ def test_strict_bound_is_never_below_the_value(data):
     searcher.strict_relax = 0
     out = core_mod.search(start, searcher=searcher, want_line=False)
     assert out["exact"]
-    codes = [c.index for c in start.room + start.dungeon]
-    kills = hook_heroes(heroes)
-    nrot = 2 if start.can_avoid() else 1
+    codes, kills, nrot = hook_args(start)
     old = searcher._bound_at(codes, kills, nrot)
     searcher.strict_relax = 1
     new = searcher._bound_at(codes, kills, nrot)
