@@ -14,6 +14,8 @@ Examples (from the repository root)::
         --new .venv/bin/python --set solo-classic:1-1000 --set solo-hard:1-200 \\
         --set coop-52:1-30 --out /tmp/side.jsonl
 
+A set's seeds may be ranges and single seeds, comma-separated (``coop-52:1-30,97,103``).
+
 The sets are those of benchmarks/bench_solve.py; every deal is solved with
 ``solve(seed=..., rules=...)`` and its defaults.
 """
@@ -77,8 +79,11 @@ def parse_set(text: str) -> tuple:
     name, _, seeds = text.partition(":")
     if name not in SETS:
         raise argparse.ArgumentTypeError(f"unknown set {name!r} (one of {', '.join(SETS)})")
-    lo, _, hi = seeds.partition("-")
-    return name, range(int(lo), int(hi or lo) + 1)
+    out = []
+    for part in seeds.split(","):        # ranges and single seeds: 1-30,52,97
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return name, out
 
 
 def pct(values: list, q: float) -> float:

@@ -388,6 +388,7 @@ cdef class BeliefEngine:
         cdef int slack, hi, lo = NEG, alpha, v
         cdef bint first = True
         _tally(c.S[0], n, &t)
+        c.no_win = False
         hi = bound_at(c, &t, hs, c.S[0], n, rotations(c, n, avoid_ok), &slack)
         while lo < hi:
             if hi > 0:
@@ -406,6 +407,7 @@ cdef class BeliefEngine:
             first = False
             c.beta = alpha + 1 if alpha > NEG else NO_BETA
             c.loss_phase = alpha < 0
+            c.no_win = c.loss_all and hi <= 0     # (hi is proven, as in _search.run)
             v = _core_node(c, 0, n, hs, leader, avoid_ok, alpha, UNKNOWN)
             if c.aborted:
                 return NEG

@@ -2,8 +2,9 @@
 """The upper bounds on the score from a position (see ``_bounds.pyx``).
 
 Pure functions of their arguments and of the rules in ``Search`` (coop,
-lenient, flee, nheroes, horizon, wear_look, strict_relax) and ``Search.loss_phase``; they write nothing
-but their out-parameters and the memo of the strict damage (``Search.dm_key``).
+lenient, flee, nheroes, horizon, wear_look, strict_relax, loss_all) and ``Search.loss_phase``
+and ``no_win``; they write nothing but their out-parameters and their memos (the strict
+damage ``Search.dm_key``, the loss bound ``lm_key``, its refinement ``rf_key``).
 """
 from libc.stdint cimport int8_t
 from ._types cimport Heroes, Tally
@@ -25,4 +26,5 @@ cdef int ahead_parts(Search *s, Heroes *hs, Tally *t, int *cglob) noexcept nogil
 cdef int _deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t,
                      int *ahead) noexcept nogil
 cdef int wear_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil
+cdef int loss_refine(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int lb) noexcept nogil
 cdef int forced_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil

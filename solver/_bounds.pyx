@@ -1,11 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The upper bounds on the score from a position.
 
-Owns the memo of the strict damage (``Search.dm_key``/``dm_val``, by an exact key of
-what it reads); otherwise pure functions of their arguments, of the rules in
-``Search`` (coop, lenient, flee, nheroes, horizon, wear_look, strict_relax) and of
-``Search.loss_phase``, which the driver sets per test.  They write only their
-out-parameters and that memo.
+Owns three memos, each by an exact key of what it reads: the strict damage
+(``Search.dm_key``), the loss bound (``lm_key``) and its refinement (``rf_key``);
+otherwise pure functions of their arguments, of the rules in ``Search`` (coop,
+lenient, flee, nheroes, horizon, wear_look, strict_relax, loss_all) and of
+``Search.loss_phase`` and ``no_win``, which the driver sets per test.  They write
+only their out-parameters and those memos.
 
 ``bound`` relaxes the order of the cards: health comes only from potions, and a
 monster costs at least its value minus the best weapon that may meet it.
@@ -14,13 +15,17 @@ the rooms ahead, force beyond that relaxation (lenient durability); ``wear_extra
 (co-op) also follows the wear of the strongest weapon along the rooms ahead.  With
 strict weapons those three are applied to the *lenient view* of the heroes
 (``lenient_view``, ``strict_extra``; ``Search.strict_relax``).  When no win is left,
-``_loss_bound`` (a fractional knapsack) bounds the best loss.
+``_loss_bound`` (a fractional knapsack) bounds the best loss.  Once the driver has
+proven the root lost (``no_win``), every position below it is lost too: then every
+bound is the loss bound (no win bound's extras are computed), tightened by the order
+of the cards (``loss_refine``).
 """
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
-from ._types cimport (MAXN, MAXHP, NEG, MONSTER, WEAPON, KIND, VALUE, Heroes, Tally, _usable,
+from ._types cimport (MAXN, MAXHP, NEG, MONSTER, WEAPON, KIND, VALUE, Heroes, Tally, _usable, _tally,
                       __builtin_clz)
 from libc.string cimport memset
 from ._state cimport Search, DMEMO_BITS
+from ._table cimport tt_key
 
 
 cdef int _loss_bound(int8_t *val, int8_t *cost, int n, int budget, int mtot, int maxm) noexcept nogil:
@@ -32,9 +37,18 @@ cdef int _loss_bound(int8_t *val, int8_t *cost, int n, int budget, int mtot, int
     ``cost``; a fractional knapsack bounds the value that can be killed
     within the budget, and the fatal monster adds at most ``maxm``.
     """
-    cdef int i, j, killed = 0, left = budget
+    cdef int i, j, m = 0, killed = 0, left = budget
     cdef int8_t tv, tc
-    # most value per damage first (free monsters first): insertion sort, n <= 64
+    # the free monsters first (most of them: those a diamond left kills), then the
+    # others by most value per damage: insertion sort, n <= 64
+    for i in range(n):
+        if cost[i] == 0:
+            killed += val[i]
+        else:
+            val[m] = val[i]
+            cost[m] = cost[i]
+            m += 1
+    n = m
     for i in range(1, n):
         tv = val[i]
         tc = cost[i]
@@ -305,15 +319,100 @@ cdef int bound(Search *s, Tally *t, Heroes *hs, int *slack) noexcept nogil:
 
 cdef int bound_at(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int *slack) noexcept nogil:
     """``bound`` at a room start laid out in ``S``: with the damage its room forces."""
-    cdef int a, b, c
-    if not s.lenient:
-        return bound_plus(s, t, hs, strict_extra(s, t, hs, S, n, nrot), slack)
-    a = forced_extra(s, S, n, nrot, hs, t)
-    b = deep_extra(s, S, n, nrot, hs, t)
-    c = wear_extra(s, S, n, nrot, hs, t) if s.wear_look else 0
-    if b > a:
-        a = b
-    return bound_plus(s, t, hs, a if a > c else c, slack)
+    cdef int a, b, c, ub
+    if s.no_win:
+        ub = bound_plus(s, t, hs, 0, slack)      # the loss bound alone: no extra needed
+    elif not s.lenient:
+        ub = bound_plus(s, t, hs, strict_extra(s, t, hs, S, n, nrot), slack)
+    else:
+        a = forced_extra(s, S, n, nrot, hs, t)
+        b = deep_extra(s, S, n, nrot, hs, t)
+        c = wear_extra(s, S, n, nrot, hs, t) if s.wear_look else 0
+        if b > a:
+            a = b
+        ub = bound_plus(s, t, hs, a if a > c else c, slack)
+    if s.no_win and (s.loss_all & 2) and ub <= 0:
+        ub = loss_refine(s, t, hs, S, n, nrot, ub)
+    return ub
+
+
+cdef int _loss_items_of(Search *s, Tally *t, Heroes *hs, int8_t *ival, int8_t *icost, int *nitems_out,
+                        int *free_out) noexcept nogil:
+    """The items of ``damage``'s general path that cost something, and the total value of
+    the free ones (``free_out``), which the knapsack of ``_loss_bound`` takes first anyway:
+    the values that diamonds at least as strong kill for free, one each (strict) or any
+    number (lenient), are passed over as in ``strict_damage``.  Returns the damage (the
+    items' total cost, as ``damage`` gives it)."""
+    cdef int dia[32]
+    cdef int cand[2]
+    cdef int nd = 0, v, i, j = 0, c, nw, ci, di, best, dmg = 0, nitems = 0, free = 0, cost
+    cdef uint32_t mm, dm = t.dmask
+    while dm:
+        v = 31 - __builtin_clz(dm)
+        dm &= ~(1u << v)
+        for i in range(t.d[v]):
+            dia[nd] = v
+            nd += 1
+    mm = t.mmask
+    while mm:
+        v = 31 - __builtin_clz(mm)          # highest first: dia[:j] are the diamonds >= v
+        mm &= ~(1u << v)
+        while j < nd and dia[j] >= v:
+            j += 1
+        c = t.m[v]
+        if j >= c or (s.lenient and j > 0):
+            free += v * c
+            continue
+        nw = _held_for(s, hs, v, s.lenient, cand)
+        ci = 0
+        di = 0
+        cost = 0
+        for i in range(c):
+            if i == 0 or not s.lenient:
+                # (lenient: a weapon may meet any number of equal monsters, the same cost)
+                best = _next_best(cand, nw, dia, nd, &ci, &di)
+                cost = v - best if v > best else 0
+            if cost:
+                ival[nitems] = v
+                icost[nitems] = cost
+                nitems += 1
+                dmg += cost
+            else:
+                free += v
+    nitems_out[0] = nitems
+    free_out[0] = free
+    return dmg
+
+
+cdef int _loss_memo(Search *s, Tally *t, Heroes *hs, int *slack) noexcept nogil:
+    """The loss bound of ``bound_plus`` where no win is left (``no_win``), remembered
+    (``Search.lm_key``) by the exact key of the strict damage's memo and the budget: the
+    items and the budget are all it reads.  ``slack`` as ``finish_bound`` gives it."""
+    cdef int dmg, nitems, maxm, budget, lb, slot, free
+    cdef int8_t ival[64]
+    cdef int8_t icost[64]
+    cdef uint64_t k1 = t.mkey | (<uint64_t> <uint8_t> hs.w[0] << 56)
+    cdef uint64_t k2 = t.dkey | (<uint64_t> <uint8_t> hs.k[0] << 40)
+    if s.nheroes == 2:
+        k1 |= <uint64_t> <uint8_t> hs.w[1] << 60
+        k2 |= <uint64_t> <uint8_t> hs.k[1] << 48
+        budget = hs.hp[0] + hs.hp[1] - 2 + t.psum
+    else:
+        budget = hs.hp[0] - 1 + t.psum
+    k2 |= (<uint64_t> <uint8_t> budget) << 56
+    slot = <int> (((k1 * 0xC2B2AE3D27D4EB4FULL) ^ (k2 * 0x9E3779B97F4A7C15ULL)) >> (64 - DMEMO_BITS))
+    if s.lm_key[slot][0] == k1 and s.lm_key[slot][1] == k2:
+        slack[0] = budget + (2 if s.nheroes == 2 else 1) - s.lm_dmg[slot]
+        return s.lm_val[slot]
+    dmg = _loss_items_of(s, t, hs, ival, icost, &nitems, &free)
+    maxm = 31 - __builtin_clz(t.mmask) if t.mmask else 0
+    lb = _loss_bound(ival, icost, nitems, budget, t.mtot - free, maxm)
+    s.lm_key[slot][0] = k1
+    s.lm_key[slot][1] = k2
+    s.lm_val[slot] = <int16_t> lb
+    s.lm_dmg[slot] = <int16_t> dmg
+    slack[0] = budget + (2 if s.nheroes == 2 else 1) - dmg
+    return lb
 
 
 cdef int bound_plus(Search *s, Tally *t, Heroes *hs, int extra, int *slack) noexcept nogil:
@@ -321,6 +420,8 @@ cdef int bound_plus(Search *s, Tally *t, Heroes *hs, int extra, int *slack) noex
     cdef int sump, maxp, dmg, nitems, maxm, ub
     cdef int8_t ival[64]
     cdef int8_t icost[64]
+    if s.no_win:
+        return _loss_memo(s, t, hs, slack)
     dmg = damage(s, t, hs, &sump, &maxp, NULL, NULL, NULL, NULL) + extra
     ub = finish_bound(s, hs, sump, maxp, dmg, slack)
     if ub == NEG:
@@ -342,14 +443,14 @@ cdef int finish_bound(Search *s, Heroes *hs, int sump, int maxp, int dmg, int *s
             total += MAXHP if h > MAXHP else h
         h = hs.hp[0] + hs.hp[1] + sump - dmg
         slack[0] = h
-        if h < 2:
+        if h < 2 or s.no_win:
             if not s.loss_phase:
                 return 0      # any loss scores <= 0; the finer bound only matters below 0
             return NEG
         return total if total < h else h
     h = hs.hp[0] + sump - dmg
     slack[0] = h
-    if h <= 0:
+    if h <= 0 or s.no_win:
         if not s.loss_phase:
             return 0
         return NEG
@@ -482,6 +583,106 @@ cdef int _deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t
         if g < res:
             res = g
     return res
+
+
+cdef inline int _loss_items(Search *s, Heroes *h, Tally *tp, int nd, int8_t *ival, int8_t *icost,
+                            int *maxm) noexcept nogil:
+    """The monsters counted by ``tp`` as (value, relaxed cost) items for ``_loss_bound``: each
+    costs its value less the best of ``nd`` and the weapons of ``h`` that may meet it (read
+    with lenient durability).  Returns how many; ``maxm`` gets the largest value."""
+    cdef int v, i, hh, w, nitems = 0
+    maxm[0] = 0
+    for v in range(2, 16):
+        if not tp.m[v]:
+            continue
+        maxm[0] = v
+        w = nd
+        for hh in range(s.nheroes):
+            if h.w[hh] > w and v <= h.k[hh]:
+                w = h.w[hh]
+        for i in range(tp.m[v]):
+            ival[nitems] = v
+            icost[nitems] = v - w if v > w else 0
+            nitems += 1
+    return nitems
+
+
+cdef int loss_refine(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int lb) noexcept nogil:
+    """The loss bound ``lb`` of the room start ``S[:n]`` (every line from it is lost),
+    tightened by the order of the cards (``loss_all``).
+
+    Split the lines by where they die.  Let ``q`` be the position of the strongest
+    diamond among ``S[:L]`` (first ``L = n``).  A line that dies after ``S[q]`` is dealt
+    and before ``S[L]`` is dealt has taken cards of ``S[:L]`` only, met no diamond above
+    ``S[q]``, and healed from the potions of ``S[:L]`` only; and it has finished every
+    room dealt before ``S[q]``, so it has paid their extra (``_deep_extra`` of ``S[:L]``:
+    damage beyond each monster's relaxed cost, forced by the weaker weapons of those
+    rooms; the room that deals ``S[q]`` has none), and none of those rooms' monsters
+    was the fatal one.  So its kills before the death fit that budget less that extra:
+    the knapsack of ``_loss_bound`` over the monsters of ``S[:L]`` with their relaxed
+    costs (with strict weapons, of the heroes' lenient view, where every strict line is
+    a lenient line of the same damage).  The lines that die before ``S[q]`` is dealt are
+    those of ``L = q``, and so on down to a strongest diamond already dealt (or none).
+    The best loss is at most the largest of these, and at most ``lb``.  Remembered
+    (``Search.rf_key``) by the table key of the room start (its cards in order, the
+    heroes but the first one's health, whether it may be avoided) and that health: all
+    it reads (``lb`` is a function of them)."""
+    cdef int b
+    cdef uint64_t k1, k2
+    cdef int slot
+    if lb == NEG or n <= 4:
+        return lb
+    tt_key(S, n, hs, s.coop, 0, nrot - 1, &k1, &k2)
+    k1 ^= <uint64_t> (hs.hp[0] + 1) * 0x9E3779B97F4A7C15ULL
+    k2 ^= <uint64_t> (hs.hp[0] + 1) * 0xC2B2AE3D27D4EB4FULL
+    slot = <int> (k1 >> (64 - DMEMO_BITS))
+    if s.rf_key[slot][0] == k1 and s.rf_key[slot][1] == k2:
+        return s.rf_val[slot]
+    b = _loss_refine(s, t, hs, S, n, nrot, lb)
+    s.rf_key[slot][0] = k1
+    s.rf_key[slot][1] = k2
+    s.rf_val[slot] = <int16_t> b
+    return b
+
+
+cdef int _loss_refine(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nrot, int lb) noexcept nogil:
+    """``loss_refine`` computed."""
+    cdef Heroes hv
+    cdef Heroes *h = hs
+    cdef Tally tp
+    cdef int i, nd, q, x, b, best = NEG, base, L = n, nitems, maxm
+    cdef int8_t ival[64]
+    cdef int8_t icost[64]
+    if not s.lenient:
+        lenient_view(hs, &hv)
+        h = &hv
+    base = hs.hp[0] + hs.hp[1] - 2 if s.coop else hs.hp[0] - 1
+    tp = t[0]
+    while True:
+        x = 0
+        q = -1
+        nd = 0
+        if tp.dmask:
+            nd = 31 - __builtin_clz(tp.dmask)
+            for i in range(L):
+                if KIND[S[i]] == WEAPON and VALUE[S[i]] == nd:
+                    q = i
+                    break
+            if q >= 4 and L > 4:
+                x = _deep_extra(s, S, L, nrot, h, &tp, NULL)
+        if base + tp.psum - x >= 0:
+            nitems = _loss_items(s, h, &tp, nd, ival, icost, &maxm)
+            b = _loss_bound(ival, icost, nitems, base + tp.psum - x, t.mtot, maxm)
+            if b > best:
+                best = b
+                if best >= lb:
+                    return lb
+        if q < 4:
+            break
+        # the lines that die before S[q] is dealt
+        L = q
+        _tally(S, L, &tp)
+    return best if best < lb else lb
 
 
 cdef int forced_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t) noexcept nogil:

@@ -219,6 +219,19 @@ cdef class Searcher:
         self.st.strict_relax = v
 
     @property
+    def loss_all(self):
+        """Once a search has proven its root lost (value <= 0), every position it reaches is
+        lost too: 1 bounds each by the loss bound alone (skipping the win bound's extras,
+        and remembering it by cards, weapons and budget), + 2 tightens it by the order of
+        the cards (``_bounds.loss_refine``), + 4 orders the children by the damage their
+        room forces too; 0 off, as daily methods v1/v2 search."""
+        return self.st.loss_all
+
+    @loss_all.setter
+    def loss_all(self, int v):
+        self.st.loss_all = v
+
+    @property
     def wear_gap(self):
         """node() looks at the wear (``wear_look``) only when its bound is at most this
         above alpha."""
@@ -396,6 +409,26 @@ cdef class Searcher:
             return _wear_extra(&self.st, S, n, nrot, &hs, &t)
         return _bound_at(&self.st, &t, &hs, S, n, nrot, &slack)
 
+    # for tests/test_core.py: the bound of a room start known to be lost, as a search whose
+    # root is proven lost bounds it (``no_win``): loss_all 1 (the loss bound), or with
+    # ``refine`` 3 (also _bounds.loss_refine)
+    def _loss_bound_at(self, list cards, list heroes, int nrot, bint refine=True):
+        cdef int8_t S[MAXN]
+        cdef Heroes hs
+        cdef Tally t
+        cdef int slack, ub, n = self._load(cards, heroes, S, &hs, &t)
+        cdef int keep = self.st.loss_all
+        self.st.loss_phase = True
+        self.st.no_win = True
+        self.st.loss_all = 3 if refine else 1
+        try:
+            ub = _bound_at(&self.st, &t, &hs, S, n, nrot, &slack)
+        finally:
+            self.st.loss_phase = False
+            self.st.no_win = False
+            self.st.loss_all = keep
+        return ub
+
     # for tests/test_core.py: _bounds.damage of the cards with the heroes as (health, weapon,
     # last kill): (its fast sum, as the bounds ask it, and the sum of its general path, which
     # also lists the monsters for the loss bound)
@@ -549,7 +582,7 @@ PERTURBATION = {}
 # v1 and v2 were fixed, with the values those methods search with: their co-op
 # win checks stop at a node limit (docs/daily.md, "The stability promise"), so
 # ``new_searcher(frozen=True)`` gives them the search of then, node for node.
-FROZEN_KNOBS = {"ahead_prune": 0, "wear_look": 0, "strict_relax": 0}
+FROZEN_KNOBS = {"ahead_prune": 0, "wear_look": 0, "strict_relax": 0, "loss_all": 0}
 
 
 def new_searcher(rules, tt_mb=256, frozen=False, threads=1):

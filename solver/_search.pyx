@@ -70,6 +70,7 @@ cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) e
     tt_init(&s.tt, tt_mb)
     s.nodes = 0
     s.loss_phase = False
+    s.no_win = False
     s.beta = NO_BETA
     s.tests = 0
     s.step = 4 if coop else 3    # measured, see run()
@@ -111,6 +112,16 @@ cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) e
     # the others search as without.  Solo: no gain measured (solo hard 1-200: -0.7 % nodes), off.  Off for
     # daily methods v1/v2 (core.FROZEN_KNOBS)
     s.strict_relax = 5 if (coop and not lenient) else 0
+    # once the root is proven lost (its value <= 0), so is every position the search
+    # reaches (one player: no position reachable from the root can score more than
+    # it), so every bound is the loss bound (1; remembered, and none of the win bound's
+    # extras computed), tightened by the order of the cards (+ 2, _bounds.loss_refine),
+    # the children ordered with their room's forced extra too (+ 4).  Measured side by
+    # side (benchmarks/README.md, "The loss phase"): co-op 52 strict 1-120, the deals lost
+    # below 0 CPU -28 % (0 -> 3), then ... .  Solo: off (solo hard 1-400, where most deals
+    # are lost: the same nodes within 0.1 %, 1.35 s -> 1.55-1.89 s).  Off for daily methods
+    # v1/v2 (core.FROZEN_KNOBS)
+    s.loss_all = 7 if coop else 0
     # with helper threads: a test runs on them once the search has spent this many
     # nodes (starting threads and sizing the table for them costs more than a small
     # search: nearly every solo deal is solved before).  Co-op: from the first test, as
@@ -444,6 +455,7 @@ cdef int begin_search(Search *s, list heroes, Heroes *hs, long long max_nodes, d
     s.max_nodes = max_nodes
     s.deadline = _now() + timeout if timeout > 0 else 0.0
     s.aborted = 0
+    s.no_win = False    # (run sets it per test, once the root is proven lost)
     return 0
 
 
@@ -575,6 +587,8 @@ cdef dict run(Search *s, list test_log, list room, list dungeon, int taken, list
                 alpha = NEG
             s.beta = alpha + 1 if alpha > NEG else NO_BETA
         s.loss_phase = alpha < 0
+        # (hi is proven: the root, hence every position below it, scores at most hi)
+        s.no_win = s.loss_all and not single and hi <= 0
         s.report_lo, s.report_hi = lo, hi
         if s.nhelpers > 0 and s.nodes >= s.smp_from:
             s.h_depth, s.h_ahead = 0, NULL
@@ -700,7 +714,7 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
     for i in range(s.nhelpers):
         h = <Search *> s.helpers[i]
         h.wear_probes, h.horizon, h.loss_probe, h.ahead_prune = s.wear_probes, s.horizon, s.loss_probe, s.ahead_prune
-        h.wear_look, h.wear_gap, h.strict_relax = s.wear_look, s.wear_gap, s.strict_relax
+        h.wear_look, h.wear_gap, h.strict_relax, h.loss_all = s.wear_look, s.wear_gap, s.strict_relax, s.loss_all
         h.order_salt = (s.order_salt ^ (<uint32_t> (i + 1) * <uint32_t> 2654435761u)) | 1
         h.tt = s.tt
         h.tt.hits = h.tt.stores = h.tt.used = h.tt.replaced = 0
@@ -711,7 +725,7 @@ cdef int smp_run(Search *s, smp_root fn, int n, int count, Heroes *hs, int leade
             memcpy(h.path, s.path, s.h_depth * sizeof(Step))
         if count >= 0:
             memcpy(h.out[0], s.out[0], count * sizeof(Outcome))
-        h.beta, h.loss_phase = s.beta, s.loss_phase
+        h.beta, h.loss_phase, h.no_win = s.beta, s.loss_phase, s.no_win
         h.inc_found, h.inc_score, h.inc_len = 0, NEG, 0
         h.nodes, h.flushed, h.max_nodes, h.smp_max = 0, 0, 0, s.smp_max
         h.deadline, h.aborted = s.deadline, 0

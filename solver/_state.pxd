@@ -28,6 +28,7 @@ ctypedef struct Search:
     int wear_look               # co-op, lenient: a room start is also bound by the wear of the strongest
                                 # weapon (_bounds.wear_extra) in node(); 0 off, 1 or 2 (variants), +4 also in rate_outcomes
     int wear_gap                # node() looks at the wear only when its bound is at most this above alpha
+    int loss_all                # 1: once the root is proven lost, the loss bound everywhere (no_win)
     int strict_relax            # strict weapons: also bound a room start by the lenient bounds (forced, deep;
                                 # + 2: the wear, with strict kills) of the same heroes with each last kill
                                 # one lower (_bounds.strict_extra); 0 off; + 4: in the loss phase only
@@ -51,6 +52,8 @@ ctypedef struct Search:
     int inc_score
     int inc_found
     bint loss_phase             # alpha < 0: the loss bound is worth computing (read by _bounds)
+    bint no_win                 # the root's value is proven <= 0 (run, with loss_all): every node
+                                # searched is then lost, so _bounds bounds it by the loss bound alone
     int beta                    # decide(): stop a room start as soon as a line reaches beta
     long long tests
     long long nodes             # (zeroed by _core before a search that reuses the table)
@@ -127,6 +130,15 @@ ctypedef struct Search:
     # monsters, the diamonds and the weapons (not the health: the damage does not read it)
     uint64_t dm_key[DMEMO][2]
     int16_t dm_val[DMEMO]
+    # _bounds: the loss bound with no win left (no_win), by the same key and the budget,
+    # with the damage it summed (for the ordering's slack)
+    uint64_t lm_key[DMEMO][2]
+    int16_t lm_val[DMEMO]
+    int16_t lm_dmg[DMEMO]
+    # _bounds: loss_refine's result by the room start's table key (cards in order, heroes) and
+    # the first hero's health
+    uint64_t rf_key[DMEMO][2]
+    int16_t rf_val[DMEMO]
     int8_t m_ahead[256][2]      # the child's Outcome.ahead, once deep_extra is done; -1: not known
     int m_sump[256]
     int m_maxp[256]

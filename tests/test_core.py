@@ -1189,12 +1189,62 @@ def test_strict_relax_never_changes_a_value(data):
     assert len(set(scores)) == 1, scores
 
 
+@settings(max_examples=150, **SETTINGS)
+@given(data=st.data())
+def test_loss_bound_of_a_lost_room_start_is_never_below_its_value(data):
+    """Once a search has proven its root lost it bounds every room start by the loss bound
+    (``loss_all``: every position it reaches is lost too), tightened by the order of the
+    cards (``_bounds.loss_refine``).  From lost co-op room starts of 5-24 cards (strict and
+    lenient, any heroes, after an avoid or not), neither is ever below the exact value
+    (from the core with ``loss_all`` off), and the refined one never above the plain one."""
+    durability = data.draw(st.sampled_from(["strict", "lenient"]))
+    rules = Rules(mode="coop", durability=durability)
+    n = data.draw(st.integers(5, 24))
+    deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+    heroes, avoided_last = data.draw(armed_heroes(rules)), data.draw(st.booleans())
+    start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
+    note(position_text(start))
+    core_mod = scoundrel_solver.search.load_core()
+    searcher = core_mod.new_searcher(rules, 16)
+    searcher.loss_all = 0
+    out = core_mod.search(start, searcher=searcher, want_line=False)
+    assert out["exact"]
+    event("won" if out["score"] > 0 else "lost")
+    if out["score"] > 0:
+        return
+    codes, kills, nrot = hook_args(start)
+    plain = searcher._loss_bound_at(codes, kills, nrot, False)
+    refined = searcher._loss_bound_at(codes, kills, nrot, True)
+    assert out["score"] <= refined <= plain <= 0, (out["score"], refined, plain)
+    event("refined tighter" if refined < plain else "refined the same")
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(data=st.data())
+def test_loss_all_never_changes_a_value(data):
+    """The same score with and without ``loss_all`` on co-op dungeons too big for the
+    reference (9-24 cards), strict and lenient, from fresh and worn weapons, and on solo
+    hard deals (mostly lost); each line replays."""
+    kind = data.draw(st.sampled_from(["strict", "lenient", "solo-hard"]))
+    if kind == "solo-hard":
+        rules = Rules(mode="solo", flee="hard")
+        n = data.draw(st.integers(9, 30))
+        deck = data.draw(st.lists(st.sampled_from(SOLO_CARDS), min_size=n, max_size=n, unique=True))
+        state = State.new(deck, rules)
+        note(position_text(state))
+    else:
+        state = data.draw(big_coop_starts(kind))
+    scores = _scores_with_knob(state, "loss_all", (0, 1, 3, 7))
+    assert len(set(scores)) == 1, scores
+    event("lost" if scores[0] <= 0 else "won")
+
+
 def test_frozen_searcher_searches_as_daily_v1_and_v2():
     """``new_searcher(frozen=True)`` sets every knob whose default changed the node
     counts since daily methods v1/v2 back to its old value (core.FROZEN_KNOBS)."""
     core_mod = scoundrel_solver.search.load_core()
     rules = Rules(mode="coop")
-    assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0, "wear_look": 0, "strict_relax": 0}
+    assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0, "wear_look": 0, "strict_relax": 0, "loss_all": 0}
     assert core_mod.new_searcher(rules, 16).ahead_prune == 2
     assert core_mod.new_searcher(rules, 16, frozen=True).ahead_prune == 0
     assert core_mod.new_searcher(Rules(), 16).ahead_prune == 0      # solo: off (not measured there)
@@ -1206,3 +1256,6 @@ def test_frozen_searcher_searches_as_daily_v1_and_v2():
     assert core_mod.new_searcher(strict, 16, frozen=True).strict_relax == 0
     assert core_mod.new_searcher(rules, 16).strict_relax == 0       # lenient: nothing to relax
     assert core_mod.new_searcher(Rules(), 16).strict_relax == 0     # solo strict: not measured, off
+    assert core_mod.new_searcher(strict, 16).loss_all == 7
+    assert core_mod.new_searcher(Rules(), 16).loss_all == 0       # solo: measured, slower
+    assert core_mod.new_searcher(strict, 16, frozen=True).loss_all == 0
