@@ -118,7 +118,8 @@ cdef int search_init(Search *s, int coop, int lenient, int flee, double tt_mb) e
     # extras computed), tightened by the order of the cards (+ 2, _bounds.loss_refine),
     # the children ordered with their room's forced extra too (+ 4).  Measured side by
     # side (benchmarks/README.md, "The loss phase"): co-op 52 strict 1-120, the deals lost
-    # below 0 CPU -28 % (0 -> 3), then ... .  Solo: off (solo hard 1-400, where most deals
+    # below 0 CPU -35 %, those lost at 0 -22 %, the won ones node for node; 12 lost co-op 52
+    # lenient deals x0.59.  Solo: off (solo hard 1-400, where most deals
     # are lost: the same nodes within 0.1 %, 1.35 s -> 1.55-1.89 s).  Off for daily methods
     # v1/v2 (core.FROZEN_KNOBS)
     s.loss_all = 7 if coop else 0
