@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The belief player against the clairvoyant-average player, paired, whole games.
+"""The belief player against the clairvoyant-average player, paired, whole games
+(or, with ``--start-unseen``, games from a common position late in the deal).
 
 Issue 25's measurement.  Each numbered deal of the set is played start to finish
 by two players who see only what a player at the table sees (the room, the
@@ -50,6 +51,20 @@ who played as this one up to there and optimally for a player at the table from
 there achieves, in expectation over the orders still hidden (an *achievable*
 figure, so a lower bound on the achievable optimum of the deal's position).
 
+``--start-unseen N`` (not whole games; made for co-op, whose first rooms cost
+the clairvoyant player tens of minutes a game): both players start from the
+same position of each deal, the one reached by the deal's exact optimal line
+(``solve``'s line, the order *known*, so a clairvoyant prefix: a better
+position than a real player would reach) at its first decision with at most
+N unseen cards; from there each plays to the end as above, paired.  The record
+says where (``start``: rooms done, unseen count, known bottom, the number of
+prefix moves and the prefix as text; a player's ``line`` is the whole game,
+prefix included, its ``moves``, ``hints`` and ``seconds`` its own part).  A
+deal whose optimal line ends the game before such a decision has ``start``
+null and both players get that line's result; the summary counts those apart.
+A results file holds one configuration (rules, the four counts above,
+``start_unseen``): ``--resume`` onto records of another one is refused.
+
 One JSON line per deal, appended as soon as the deal is done; ``--resume`` skips
 deals already in the file (one writer per file), so an interrupted run loses nothing.
 
@@ -58,8 +73,13 @@ deals already in the file (one writer per file), so an interrupted run loses not
         --out benchmarks/results/belief-player-solo.jsonl --resume
     python benchmarks/bench_belief_player.py --endgame benchmarks/results/belief-player-solo.jsonl
     python benchmarks/bench_belief_player.py --summary benchmarks/results/belief-player-solo.jsonl
-    python benchmarks/bench_belief_player.py --mode coop --seeds 1-100 \\
-        --out benchmarks/results/belief-player-coop.jsonl --resume
+    nice -n 5 python benchmarks/bench_belief_player.py --mode coop --seeds 1-100 \\
+        --start-unseen 20 --samples 4 --leaf-samples 4 --exact-unseen 4 \\
+        --out benchmarks/results/belief-player-coop52-start20.jsonl --resume
+
+(Whole co-op games, without ``--start-unseen``, cost about half an hour of a core
+each even with 4 samples; the co-op exact belief search at 5-7 unseen cards
+several minutes a decision, hence ``--exact-unseen 4`` there: benchmarks/README.md.)
 """
 from __future__ import annotations
 
@@ -84,6 +104,54 @@ from bench_table_player import load, parse_seeds, run_deals  # noqa: E402  (one 
 
 PLAYERS = ("clairvoyant", "belief")
 DEFAULTS = {"samples": 20, "exact_unseen": 7, "max_beliefs": 20_000, "leaf_samples": 16}
+# what a record's games depend on besides the deal: a results file holds one of these only
+CONFIG_KEYS = ("rules", "samples", "exact_unseen", "max_beliefs", "leaf_samples", "start_unseen")
+
+
+def config_of(rec: dict) -> dict:
+    """The configuration a record was made with (``start_unseen`` None: whole
+    games, as in the files written before the option existed)."""
+    return {k: rec.get(k) for k in CONFIG_KEYS}
+
+
+def flat(line):
+    """A solve result's line (one list of actions per room) as one list of actions."""
+    return [a for group in line for a in group]
+
+
+def start_position(start: State, line, start_unseen: int):
+    """The position both players start from with ``--start-unseen``: the deal's
+    exact optimal ``line`` (actions, the order known) played from ``start`` up
+    to its first decision point (more than one legal action) where a player at
+    the table sees at most ``start_unseen`` cards unseen.  Returns
+    ``(state, known_bottom, prefix_actions)``, or None if the line ends the game
+    before such a decision."""
+    state, known = start, 0
+    for i, action in enumerate(line):
+        if state.finished:
+            break
+        if (len(state.legal_actions()) > 1
+                and len(TablePosition.from_state(state, known).unseen) <= start_unseen):
+            return state, known, list(line[:i])
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    return None
+
+
+def replay(rec: dict, tokens):
+    """Play ``tokens`` (action text) from the record's deal; the state and known bottom."""
+    rules = Rules(**rec["rules"])
+    state, known = State.new(deal(rec["seed"], rules), rules), 0
+    for token in tokens:
+        action = parse_action(token)
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    return state, known
+
+
+def prefix_length(rec: dict) -> int:
+    """How many moves of a record's lines are the common optimal-line prefix (0: whole games)."""
+    return rec["start"]["moves"] if rec.get("start") else 0
 
 
 def _room_seed(seed: int, state: State) -> int:
@@ -156,10 +224,11 @@ class BeliefPlayer:
         return top.action, note
 
 
-def play(state: State, player: str, seed: int, **cfg):
-    """One whole game by ``player``; returns the end, the moves, per-decision notes
-    and (belief player) the first exact belief value."""
-    known = 0
+def play(state: State, player: str, seed: int, known: int = 0, **cfg):
+    """``player``'s game from ``state`` (``known``: how many cards at the bottom of
+    its dungeon the player knows; 0 at a deal's start) to the end; returns the
+    end, the moves, per-decision notes and (belief player) the first exact belief value."""
+    cfg.pop("start_unseen", None)
     moves, decisions = [], []
     bp = BeliefPlayer(state.rules, seed, **cfg) if player == "belief" else None
     samples = cfg.get("samples", DEFAULTS["samples"])
@@ -185,16 +254,36 @@ def run_one(job):
     rules = Rules(**rules_kw)
     start = State.new(deal(seed, rules), rules)
     exact = solve(state=start)
+    cfg = {"start_unseen": None, **cfg}
     rec = {"seed": seed, "rules": rules.as_dict(), **cfg,
            "exact_score": exact.score, "exact_won": exact.won, "exact": exact.exact}
+    known, prefix = 0, []
+    if cfg["start_unseen"] is not None:
+        line = flat(exact.line)
+        at = start_position(start, line, cfg["start_unseen"])
+        if at is None:
+            # the optimal line is over before any such decision: nothing to play;
+            # both players get its result
+            rec["start"] = None
+            text = " ".join(map(str, line))
+            for player in PLAYERS:
+                rec[player] = {"score": exact.score, "won": exact.won, "moves": 0, "hints": 0, "line": text,
+                               "seconds": 0.0}
+            rec["belief"].update(decisions=[], first_exact=None)
+            return rec
+        start, known, prefix = at
+        rec["start"] = {"rooms_done": start.rooms_done, "unseen": len(TablePosition.from_state(start, known).unseen),
+                        "known_bottom": known, "moves": len(prefix), "prefix": " ".join(map(str, prefix))}
     for player in PLAYERS:
         if player == "clairvoyant" and given is not None:
             rec[player] = given
             continue
         t0 = time.perf_counter()
-        end, moves, decisions, first_exact = play(start, player, seed, **cfg)
+        end, moves, decisions, first_exact = play(start, player, seed, known, **cfg)
+        # ``line``: the whole game from the deal (the common prefix, then the
+        # player's own moves); ``moves``, ``hints``, ``seconds``: the player's own part
         rec[player] = {"score": end.score, "won": end.won, "moves": len(moves), "hints": len(decisions),
-                       "line": " ".join(map(str, moves)), "seconds": round(time.perf_counter() - t0, 3)}
+                       "line": " ".join(map(str, prefix + moves)), "seconds": round(time.perf_counter() - t0, 3)}
         if player == "belief":
             rec[player]["decisions"] = decisions
             rec[player]["first_exact"] = first_exact
@@ -216,8 +305,12 @@ def first_exact_of_line(rec: dict, player: str):
     never gets there).  The belief player records it as it plays; this gives
     the clairvoyant player's, for the paired endgame comparison (``--endgame``)."""
     rules = Rules(**rec["rules"])
-    state, known = State.new(deal(rec["seed"], rules), rules), 0
-    for token in rec[player]["line"].split():
+    tokens = rec[player]["line"].split()
+    skip = prefix_length(rec)       # the common prefix is no player's decision
+    state, known = replay(rec, tokens[:skip])
+    for token in tokens[skip:]:
+        if state.finished:
+            break
         if len(state.legal_actions()) > 1:
             pos = TablePosition.from_state(state, known)
             if len(pos.unseen) <= rec["exact_unseen"]:
@@ -269,12 +362,7 @@ def divergence(rec: dict):
     i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
     if i is None:
         return None
-    rules = Rules(**rec["rules"])
-    state, known = State.new(deal(rec["seed"], rules), rules), 0
-    for token in a[:i]:
-        action = parse_action(token)
-        known = known_bottom_after(state, action, known)
-        state = state.play(action)
+    state, known = replay(rec, a[:i])
     n = len(TablePosition.from_state(state, known).unseen)
     kind = "exact" if n <= rec["exact_unseen"] else "depth0" if n <= MAX_UNSEEN else "clairvoyant"
     return {"room": state.rooms_done + 1, "unseen": n, "kind": kind}
@@ -286,9 +374,25 @@ def summary(records, endgame=None):
         print("no records")
         return
     r0 = records[0]
+    if any(config_of(r) != config_of(r0) for r in records):
+        sys.exit("error: the records of this file were made with different configurations")
     print(f"{n} deals ({r0['rules']}), {r0['samples']} sampled orders per clairvoyant hint; belief player: exact "
           f"at <= {r0['exact_unseen']} unseen (<= {r0['max_beliefs']:,} beliefs), depth-0 with "
           f"{r0['leaf_samples']} leaf orders at <= 30 unseen, clairvoyant before:")
+    cut = r0.get("start_unseen")
+    if cut is not None:
+        st = [r["start"] for r in records if r["start"]]
+        print(f"  NOT WHOLE GAMES: both players start at the first decision with <= {cut} unseen cards on the deal's"
+              f" exact optimal line; the prefix up to there was played by a clairvoyant (order-known) optimal line, so"
+              f" these positions are better than a real player would reach; the comparison is paired from there on.")
+        if st:
+            print(f"  started: {len(st)} deals, at unseen median {statistics.median(d['unseen'] for d in st)} "
+                  f"(range {min(d['unseen'] for d in st)}-{max(d['unseen'] for d in st)}), rooms done median "
+                  f"{statistics.median(d['rooms_done'] for d in st)} (range {min(d['rooms_done'] for d in st)}-"
+                  f"{max(d['rooms_done'] for d in st)})")
+        over = n - len(st)
+        print(f"  not started: {over} deals whose optimal line ends the game before such a decision; both players "
+              f"counted with its result ({sum(1 for r in records if not r['start'] and r['exact_won'])} of them won)")
     rows = [("exact optimum, order known", [r["exact_won"] for r in records], [r["exact_score"] for r in records])]
     for p in PLAYERS:
         rows.append((f"{p} player", [r[p]["won"] for r in records], [r[p]["score"] for r in records]))
@@ -347,9 +451,12 @@ def summary(records, endgame=None):
             print(f"  expected wins at the first exact decision ({len(both)} deals; a game over before it counts "
                   f"its result): belief {100 * statistics.mean(eb):.1f} %, clairvoyant {100 * statistics.mean(ec):.1f} %;"
                   f" paired difference {100 * m:+.1f} points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f})")
+    played = [r for r in records if r.get("start", True)]
     for p in PLAYERS:
-        secs = [r[p]["seconds"] for r in records]
-        print(f"  time per game, {p}: median {statistics.median(secs):.1f} s, max {max(secs):.1f} s")
+        secs = [r[p]["seconds"] for r in played]
+        if secs:
+            print(f"  time per game{' (from the start position)' if cut is not None else ''}, {p}: median "
+                  f"{statistics.median(secs):.1f} s, max {max(secs):.1f} s")
 
 
 def main(argv=None):
@@ -369,6 +476,9 @@ def main(argv=None):
                     help="belief player: orders per deal below the depth-0 search")
     ap.add_argument("--clairvoyant-from", type=Path, default=None,
                     help="take the clairvoyant side from a bench_table_player.py results file")
+    ap.add_argument("--start-unseen", type=int, default=None, metavar="N",
+                    help="not whole games: both players start at the first decision with <= N unseen cards on "
+                         "the deal's exact optimal line (played with the order known)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--resume", action="store_true")
@@ -393,7 +503,9 @@ def main(argv=None):
             rules_kw[k] = getattr(args, k)
     rules = Rules(**rules_kw)       # bad options fail here, before any work
     cfg = {"samples": args.samples, "exact_unseen": args.exact_unseen, "max_beliefs": args.max_beliefs,
-           "leaf_samples": args.leaf_samples}
+           "leaf_samples": args.leaf_samples, "start_unseen": args.start_unseen}
+    if args.start_unseen is not None and args.clairvoyant_from:
+        ap.error("--clairvoyant-from holds whole games; it does not go with --start-unseen")
     given = {}
     if args.clairvoyant_from:
         for s, r in load(args.clairvoyant_from).items():
@@ -402,6 +514,12 @@ def main(argv=None):
     done = load(args.out) if args.resume else {}
     if not args.resume and args.out.exists() and args.out.stat().st_size:
         sys.exit(f"error: {args.out} exists; use --resume")
+    want = config_of({"rules": rules.as_dict(), **cfg})
+    other = next((r for r in done.values() if config_of(r) != want), None)
+    if other is not None:
+        # one configuration per file: the summary's figures are over all its records
+        sys.exit(f"error: {args.out} holds records of another configuration (deal {other['seed']}: "
+                 f"{config_of(other)}; this run: {want}); write to another file")
     seeds = [s for s in parse_seeds(args.seeds) if s not in done]
     run_deals(run_one, [(s, cfg, rules_kw, given.get(s)) for s in seeds], args.out, args.jobs, done)
     wanted = set(parse_seeds(args.seeds))

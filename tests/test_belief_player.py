@@ -73,3 +73,76 @@ def test_run_one_record_and_the_clairvoyant_side_from_a_table_record(tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text(json.dumps(rec) + "\n")
     bbp.main(["--summary", str(path)])     # the summary reads its own records
+
+
+def test_start_unseen_both_players_start_on_the_optimal_line_and_replay_to_their_scores(tmp_path):
+    # co-op deal 2 from its first decision with <= 8 unseen cards (room 13 of its
+    # optimal line): a few seconds; both steps of the belief player are used
+    from scoundrel_solver import solve
+    from scoundrel_solver.hints import TablePosition, known_bottom_after
+    seed, cut = 2, 8
+    rules = Rules(mode="coop")
+    cfg = {**TINY, "exact_unseen": 3, "start_unseen": cut}
+    rec = bbp.run_one((seed, cfg, {"mode": "coop"}, None))
+    assert rec["start_unseen"] == cut and bbp.config_of(rec)["start_unseen"] == cut
+    st = rec["start"]
+    assert st is not None and st["unseen"] <= cut
+    # the prefix is the exact optimal line's, up to its first decision with <= cut unseen
+    deal_start = State.new(deal(seed, rules), rules)
+    line = bbp.flat(solve(state=deal_start).line)
+    prefix = st["prefix"].split()
+    assert len(prefix) == st["moves"] > 0 and prefix == [str(a) for a in line[:len(prefix)]]
+    state, known = deal_start, 0
+    for action in line[:len(prefix)]:
+        # no decision of the prefix had few enough unseen cards to start at
+        assert len(state.legal_actions()) == 1 or len(TablePosition.from_state(state, known).unseen) > cut
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    assert not state.finished and len(state.legal_actions()) > 1
+    assert len(TablePosition.from_state(state, known).unseen) == st["unseen"] and known == st["known_bottom"]
+    assert state.rooms_done == st["rooms_done"]
+    assert bbp.start_position(deal_start, line, cut) == (state, known, line[:len(prefix)])
+    for player in bbp.PLAYERS:
+        tokens = rec[player]["line"].split()
+        # both games start with the same prefix, then replay, move by move, to the recorded score
+        assert tokens[:len(prefix)] == prefix and len(tokens) == len(prefix) + rec[player]["moves"]
+        s = deal_start
+        for i, token in enumerate(tokens):
+            if i == len(prefix):
+                assert s == state                      # the common start position
+            action = parse_action(token)
+            assert action in s.legal_actions()
+            s = s.play(action)
+        assert s.finished and s.score == rec[player]["score"] and s.won == rec[player]["won"]
+    # play() from the start position and its known bottom is that game again
+    end, moves, notes, _ = bbp.play(state, "belief", seed, known, **cfg)
+    assert " ".join(map(str, moves)) == " ".join(rec["belief"]["line"].split()[len(prefix):])
+    assert notes == rec["belief"]["decisions"] and notes and notes[0]["unseen"] == st["unseen"]
+    assert {n["kind"] for n in notes} == {"exact", "depth0"}
+    # the clairvoyant line's first exact decision is looked for after the prefix only
+    fe = bbp.first_exact_of_line(rec, "belief")
+    assert fe == rec["belief"]["first_exact"]
+    # one configuration per file: --resume onto another one is refused, onto the same accepted
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    argv = ["--mode", "coop", "--seeds", str(seed), "--samples", "2", "--exact-unseen", "3", "--max-beliefs",
+            "2000", "--leaf-samples", "2", "--out", str(path), "--resume"]
+    bbp.main(argv + ["--start-unseen", str(cut)])            # nothing to do: the deal is in the file
+    with pytest.raises(SystemExit, match="another configuration"):
+        bbp.main(argv + ["--start-unseen", "7"])
+    with pytest.raises(SystemExit, match="another configuration"):
+        bbp.main(argv)                                      # whole games
+    bbp.main(["--summary", str(path)])
+
+
+def test_start_unseen_with_no_such_decision_on_the_optimal_line_gives_both_players_its_result():
+    # no decision has fewer than 0 unseen cards: the line ends the game first
+    rec = bbp.run_one((2, {**TINY, "start_unseen": -1}, {"mode": "solo"}, None))
+    assert rec["start"] is None
+    for player in bbp.PLAYERS:
+        assert rec[player]["score"] == rec["exact_score"] and rec[player]["won"] == rec["exact_won"]
+    rules = Rules(mode="solo")
+    s = State.new(deal(2, rules), rules)
+    for token in rec["belief"]["line"].split():
+        s = s.play(parse_action(token))
+    assert s.finished and s.score == rec["exact_score"]
