@@ -151,6 +151,19 @@ cdef inline int _next_best(int *cand, int nw, int *dia, int nd, int *ci, int *di
     return dbest
 
 
+cdef inline int _diamonds(Tally *t, int *dia) noexcept nogil:
+    """The diamonds counted by ``t`` into ``dia``, strongest first; returns how many."""
+    cdef int v, i, nd = 0
+    cdef uint32_t dm = t.dmask
+    while dm:
+        v = 31 - __builtin_clz(dm)
+        dm &= ~(1u << v)
+        for i in range(t.d[v]):
+            dia[nd] = v
+            nd += 1
+    return nd
+
+
 cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
     """``damage`` under strict durability with no items wanted: the same sum, each copy of
     a monster value meeting its own weapon (the c best of the heroes' weapons that may
@@ -160,14 +173,9 @@ cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
     the two equal."""
     cdef int dia[32]
     cdef int cand[2]
-    cdef int nd = 0, v, i, j = 0, c, nw, ci, di, best, dmg = 0
-    cdef uint32_t mm, dm = t.dmask
-    while dm:
-        v = 31 - __builtin_clz(dm)
-        dm &= ~(1u << v)
-        for i in range(t.d[v]):
-            dia[nd] = v
-            nd += 1
+    cdef int nd, v, i, j = 0, c, nw, ci, di, best, dmg = 0
+    cdef uint32_t mm
+    nd = _diamonds(t, dia)
     mm = t.mmask
     while mm:
         v = 31 - __builtin_clz(mm)          # highest first: dia[:j] are the diamonds >= v
@@ -345,14 +353,9 @@ cdef int _loss_items_of(Search *s, Tally *t, Heroes *hs, int8_t *ival, int8_t *i
     items' total cost, as ``damage`` gives it)."""
     cdef int dia[32]
     cdef int cand[2]
-    cdef int nd = 0, v, i, j = 0, c, nw, ci, di, best, dmg = 0, nitems = 0, free = 0, cost
-    cdef uint32_t mm, dm = t.dmask
-    while dm:
-        v = 31 - __builtin_clz(dm)
-        dm &= ~(1u << v)
-        for i in range(t.d[v]):
-            dia[nd] = v
-            nd += 1
+    cdef int nd, v, i, j = 0, c, nw, ci, di, best, dmg = 0, nitems = 0, free = 0, cost
+    cdef uint32_t mm
+    nd = _diamonds(t, dia)
     mm = t.mmask
     while mm:
         v = 31 - __builtin_clz(mm)          # highest first: dia[:j] are the diamonds >= v

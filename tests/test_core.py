@@ -1146,6 +1146,29 @@ def test_strict_wear_extra_equals_plain_reference(case):
     event(f"{kind}: " + ("positive" if want > 0 else "zero"))
 
 
+@st.composite
+def any_coop_starts(draw, durability):
+    """A co-op room start of 5-24 of the 52 cards with any heroes (``armed_heroes``),
+    after an avoid or not."""
+    rules = Rules(mode="coop", durability=durability)
+    n = draw(st.integers(5, 24))
+    deck = draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
+    start = dataclasses.replace(State.new(deck, rules), heroes=draw(armed_heroes(rules)),
+                                avoided_last=draw(st.booleans()))
+    note(position_text(start))
+    return start
+
+
+def _exact_with_knob_off(start: State, knob: str) -> tuple:
+    """A searcher of ``start``'s rules with ``knob`` at 0, and its exact search of ``start``."""
+    core_mod = scoundrel_solver.search.load_core()
+    searcher = core_mod.new_searcher(start.rules, 16)
+    setattr(searcher, knob, 0)
+    out = core_mod.search(start, searcher=searcher, want_line=False)
+    assert out["exact"]
+    return searcher, out
+
+
 @settings(max_examples=120, **SETTINGS)
 @given(data=st.data())
 def test_strict_bound_is_never_below_the_value(data):
@@ -1153,20 +1176,14 @@ def test_strict_bound_is_never_below_the_value(data):
     heroes' lenient view; 3: also the wear programme with strict kills): from co-op strict
     room starts of 5-24 cards with any heroes, never below the exact value (from the core
     without it), and never above the bound without it."""
-    rules = Rules(mode="coop", durability="strict")
     if data.draw(st.booleans()):
         _, deck, heroes, avoided_last = data.draw(wear_cases("strict"))
+        rules = Rules(mode="coop", durability="strict")
+        start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
+        note(position_text(start))
     else:
-        n = data.draw(st.integers(5, 24))
-        deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
-        heroes, avoided_last = data.draw(armed_heroes(rules)), data.draw(st.booleans())
-    start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
-    note(position_text(start))
-    core_mod = scoundrel_solver.search.load_core()
-    searcher = core_mod.new_searcher(rules, 16)
-    searcher.strict_relax = 0
-    out = core_mod.search(start, searcher=searcher, want_line=False)
-    assert out["exact"]
+        start = data.draw(any_coop_starts("strict"))
+    searcher, out = _exact_with_knob_off(start, "strict_relax")
     codes, kills, nrot = hook_args(start)
     old = searcher._bound_at(codes, kills, nrot)
     searcher.strict_relax = 1
@@ -1197,18 +1214,8 @@ def test_loss_bound_of_a_lost_room_start_is_never_below_its_value(data):
     cards (``_bounds.loss_refine``).  From lost co-op room starts of 5-24 cards (strict and
     lenient, any heroes, after an avoid or not), neither is ever below the exact value
     (from the core with ``loss_all`` off), and the refined one never above the plain one."""
-    durability = data.draw(st.sampled_from(["strict", "lenient"]))
-    rules = Rules(mode="coop", durability=durability)
-    n = data.draw(st.integers(5, 24))
-    deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
-    heroes, avoided_last = data.draw(armed_heroes(rules)), data.draw(st.booleans())
-    start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
-    note(position_text(start))
-    core_mod = scoundrel_solver.search.load_core()
-    searcher = core_mod.new_searcher(rules, 16)
-    searcher.loss_all = 0
-    out = core_mod.search(start, searcher=searcher, want_line=False)
-    assert out["exact"]
+    start = data.draw(any_coop_starts(data.draw(st.sampled_from(["strict", "lenient"]))))
+    searcher, out = _exact_with_knob_off(start, "loss_all")
     event("won" if out["score"] > 0 else "lost")
     if out["score"] > 0:
         return
