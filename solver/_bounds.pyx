@@ -195,16 +195,24 @@ cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
     return dmg
 
 
-cdef inline int _strict_damage_memo(Search *s, Tally *t, Heroes *hs) noexcept nogil:
-    """``strict_damage``, remembered (``Search.dm_key``/``dm_val``) by an exact key: the
-    monsters and diamonds left (``Tally.mkey``, ``dkey``) and the weapons; not the health,
-    which it does not read, so the many positions that differ in health only share it."""
-    cdef uint64_t k1 = t.mkey | (<uint64_t> <uint8_t> hs.w[0] << 56)
-    cdef uint64_t k2 = t.dkey | (<uint64_t> <uint8_t> hs.k[0] << 40)
-    cdef int slot, dmg
+cdef inline void _damage_key(Search *s, Tally *t, Heroes *hs, uint64_t *k1, uint64_t *k2) noexcept nogil:
+    """An exact key of what ``damage`` reads: the monsters and diamonds left
+    (``Tally.mkey``, ``dkey``) and the weapons; not the health (bits 56-63 of ``k2``
+    stay free)."""
+    k1[0] = t.mkey | (<uint64_t> <uint8_t> hs.w[0] << 56)
+    k2[0] = t.dkey | (<uint64_t> <uint8_t> hs.k[0] << 40)
     if s.nheroes == 2:
-        k1 |= <uint64_t> <uint8_t> hs.w[1] << 60
-        k2 |= <uint64_t> <uint8_t> hs.k[1] << 48
+        k1[0] |= <uint64_t> <uint8_t> hs.w[1] << 60
+        k2[0] |= <uint64_t> <uint8_t> hs.k[1] << 48
+
+
+cdef inline int _strict_damage_memo(Search *s, Tally *t, Heroes *hs) noexcept nogil:
+    """``strict_damage``, remembered (``Search.dm_key``/``dm_val``) by ``_damage_key``;
+    not the health, which it does not read, so the many positions that differ in health
+    only share it."""
+    cdef uint64_t k1, k2
+    cdef int slot, dmg
+    _damage_key(s, t, hs, &k1, &k2)
     slot = <int> (((k1 * 0x9E3779B97F4A7C15ULL) ^ (k2 * 0xC2B2AE3D27D4EB4FULL)) >> (64 - DMEMO_BITS))
     if s.dm_key[slot][0] == k1 and s.dm_key[slot][1] == k2:
         return s.dm_val[slot]
@@ -389,16 +397,14 @@ cdef int _loss_items_of(Search *s, Tally *t, Heroes *hs, int8_t *ival, int8_t *i
 
 cdef int _loss_memo(Search *s, Tally *t, Heroes *hs, int *slack) noexcept nogil:
     """The loss bound of ``bound_plus`` where no win is left (``no_win``), remembered
-    (``Search.lm_key``) by the exact key of the strict damage's memo and the budget: the
-    items and the budget are all it reads.  ``slack`` as ``finish_bound`` gives it."""
+    (``Search.lm_key``) by ``_damage_key`` and the budget: the items and the budget are
+    all it reads.  ``slack`` as ``finish_bound`` gives it."""
     cdef int dmg, nitems, maxm, budget, lb, slot, free
     cdef int8_t ival[64]
     cdef int8_t icost[64]
-    cdef uint64_t k1 = t.mkey | (<uint64_t> <uint8_t> hs.w[0] << 56)
-    cdef uint64_t k2 = t.dkey | (<uint64_t> <uint8_t> hs.k[0] << 40)
+    cdef uint64_t k1, k2
+    _damage_key(s, t, hs, &k1, &k2)
     if s.nheroes == 2:
-        k1 |= <uint64_t> <uint8_t> hs.w[1] << 60
-        k2 |= <uint64_t> <uint8_t> hs.k[1] << 48
         budget = hs.hp[0] + hs.hp[1] - 2 + t.psum
     else:
         budget = hs.hp[0] - 1 + t.psum
@@ -478,7 +484,8 @@ cdef int ahead_parts(Search *s, Heroes *hs, Tally *t, int *cglob) noexcept nogil
     ``cglob``.  The extra of the rooms after this one is not computed here: the
     parent's ``rate_outcomes`` found it already (``Outcome.ahead``, from
     ``_deep_extra``); the rooms after see the same weapons and diamonds as from
-    here, so it still holds part-way through."""
+    here, so it still holds part-way through.  (``_loss_items`` takes its costs too, read
+    on the lenient view with strict weapons.)"""
     cdef int v, hh, w, g, nd, dmg = 0
     nd = 31 - __builtin_clz(t.dmask) if t.dmask else 0
     for v in range(16):
@@ -588,24 +595,23 @@ cdef int _deep_extra(Search *s, int8_t *S, int n, int nrot, Heroes *hs, Tally *t
     return res
 
 
-cdef inline int _loss_items(Search *s, Heroes *h, Tally *tp, int nd, int8_t *ival, int8_t *icost,
+cdef inline int _loss_items(Search *s, Heroes *h, Tally *tp, int8_t *ival, int8_t *icost,
                             int *maxm) noexcept nogil:
     """The monsters counted by ``tp`` as (value, relaxed cost) items for ``_loss_bound``: each
-    costs its value less the best of ``nd`` and the weapons of ``h`` that may meet it (read
-    with lenient durability).  Returns how many; ``maxm`` gets the largest value."""
-    cdef int v, i, hh, w, nitems = 0
+    costs what ``ahead_parts`` says (its value less the best of the strongest diamond of
+    ``tp`` and the weapons of ``h`` that may meet it, read with lenient durability).
+    Returns how many; ``maxm`` gets the largest value."""
+    cdef int v, i, nitems = 0
+    cdef int cglob[16]
+    ahead_parts(s, h, tp, cglob)
     maxm[0] = 0
     for v in range(2, 16):
         if not tp.m[v]:
             continue
         maxm[0] = v
-        w = nd
-        for hh in range(s.nheroes):
-            if h.w[hh] > w and v <= h.k[hh]:
-                w = h.w[hh]
         for i in range(tp.m[v]):
             ival[nitems] = v
-            icost[nitems] = v - w if v > w else 0
+            icost[nitems] = cglob[v]
             nitems += 1
     return nitems
 
@@ -674,7 +680,7 @@ cdef int _loss_refine(Search *s, Tally *t, Heroes *hs, int8_t *S, int n, int nro
             if q >= 4 and L > 4:
                 x = _deep_extra(s, S, L, nrot, h, &tp, NULL)
         if base + tp.psum - x >= 0:
-            nitems = _loss_items(s, h, &tp, nd, ival, icost, &maxm)
+            nitems = _loss_items(s, h, &tp, ival, icost, &maxm)
             b = _loss_bound(ival, icost, nitems, base + tp.psum - x, t.mtot, maxm)
             if b > best:
                 best = b
