@@ -232,6 +232,12 @@ cdef class Searcher:
         self.st.loss_all = v
 
     @property
+    def no_win(self):
+        """True while a search (a test of ``run``, or the canonical walk) knows its root
+        lost and bounds by ``loss_all``; False between searches."""
+        return bool(self.st.no_win)
+
+    @property
     def wear_gap(self):
         """node() looks at the wear (``wear_look``) only when its bound is at most this
         above alpha."""
@@ -471,7 +477,8 @@ cdef class Searcher:
                        int help_used, int avoid_ok, int target, long long max_nodes, double timeout):
         """A line scoring ``target`` (the proven value), walked by a fixed rule with exact
         null-window tests (``_search.walk``): the same whatever the table holds, and
-        whatever the threads (each test may run on them: only its answer is used)."""
+        whatever the threads (each test may run on them: only its answer is used).
+        ``target`` must be proven: at most 0, the walk searches in the loss phase."""
         return _line_run(&self.st, room, dungeon, taken, heroes, leader, potion_mask, help_used, avoid_ok,
                          target, max_nodes, timeout)
 

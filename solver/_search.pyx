@@ -865,7 +865,11 @@ cdef dict line_run(Search *s, list room, list dungeon, int taken, list heroes, i
         n = len(dungeon) + 4
     s.beta = target
     s.loss_phase = target - 1 < 0
+    # the target is the root's proven value: at most 0, every position on the way is
+    # lost, and the loss phase's bounds hold (loss_all, as run sets no_win per test)
+    s.no_win = s.loss_all and target <= 0
     ok = walk(s, 0, n, &hs, leader, avoid_ok, target, count)
+    s.no_win = False
     s.beta = NO_BETA
     if s.aborted == 6:
         raise KeyboardInterrupt

@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from scoundrel_solver import Rules, solve
 from scoundrel_solver.notation import replay
@@ -337,3 +337,38 @@ def test_canonical_asks_the_walk_on_one_thread_too(always_threads, mode, seed):
     assert one["line"] == two["line"] and one["score"] == two["score"]
     r = solve(seed=seed, rules=rules, canonical=True)
     assert r.line == one["line"] and _replays(r)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["strict", "lenient"]), st.lists(st.integers(0, 10**6), min_size=5, max_size=14),
+       st.lists(st.integers(0, 10**6), max_size=6), st.sampled_from([1, 2]))
+def test_canonical_walk_of_a_lost_position_in_the_loss_phase(always_threads, durability, big, other, threads):
+    """Below a proven value <= 0 the walk's tests search with the loss phase's bounds
+    (``no_win``, as the proof does): the line still scores the proven value, replays to
+    it, is the same on one thread and on two, and ``no_win`` is off again after it.
+    The dungeons are mostly big monsters (8 to ace of clubs and spades), so that many
+    are lost."""
+    rules = Rules(mode="coop", durability=durability)
+    heavy = [c for c in rules.base_order() if str(c)[1] in "CS" and str(c)[0] in "89TJQKA"]
+    deck = list(dict.fromkeys([heavy[p % len(heavy)] for p in big] + _deck(rules, other)))
+    if len(deck) < 4:
+        return
+    core = load_core()
+    ref = solve(deck=deck, rules=rules)       # one thread (the core against the reference: above)
+    r = solve(deck=deck, rules=rules, canonical=True, threads=threads)
+    assert r.exact and r.score == ref.score and _replays(r)
+    event("lost" if r.score <= 0 else "won")
+    if r.score <= 0:
+        state = r.start
+        position = core._position_of(state)
+        lines = []
+        for knob in (7, 0):
+            s = core.new_searcher(rules, 16, threads=threads)
+            s.loss_all = knob
+            walked = s.canonical_line(*position, r.score, 0, 0.0)
+            assert walked["steps"] is not None and s.no_win is False
+            lines.append(core._line_of(walked["steps"]))
+        assert lines[0] == r.line
+        for line in lines:
+            end = replay(state, line)[-1]
+            assert end.finished and end.score == r.score
