@@ -192,6 +192,10 @@ def depth1_summary(records: list, path: Path) -> None:
     many = [r["depth0_many"]["win"] for r in done if "win" in r.get("depth0_many", {})]
     if many:
         print(f"    depth-0 bound, {MANY} leaf orders ({len(many)} games): {100 * statistics.mean(many):5.1f}%")
+    both = [r for r in done if "win" in r.get("depth0_many", {})]
+    if both:
+        dm, (lom, him) = paired([r["depth0_many"]["win"] - r["depth1"]["win"] for r in both])
+        print(f"    depth-0 ({MANY} leaf orders) - depth-1: {100 * dm:+.1f} points (95% CI {100 * lom:+.1f} to {100 * him:+.1f})")
     rec16 = [r["recorded_depth0"] for r in done if r.get("recorded_depth0") is not None]
     if rec16:
         print(f"    depth-0 bound as the player recorded it ({len(rec16)} games, its own leaf orders): "
