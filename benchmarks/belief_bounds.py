@@ -209,6 +209,12 @@ def depth1_summary(records: list, path: Path) -> None:
               f"p90 {secs[min(len(secs) - 1, math.ceil(0.9 * len(secs)) - 1)]:.1f}, max {secs[-1]:.1f}")
 
 
+def _fail(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--profile", type=Path, help="a bench_belief_player.py results file")
@@ -222,22 +228,17 @@ def main(argv=None):
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--summary", type=Path)
     args = ap.parse_args(argv)
-    if args.profile:
-        records = sorted(load(args.profile).values(), key=lambda r: r["seed"])
-        if not records:
-            sys.exit(f"error: {args.profile}: no records")
-        print_profile(records, args.profile)
-        return
-    if args.summary:
-        records = sorted(load(args.summary).values(), key=lambda r: r["seed"])
-        if not records:
-            sys.exit(f"error: {args.summary}: no records")
-        depth1_summary(records, args.summary)
-        return
+    for path, report in ((args.profile, print_profile), (args.summary, depth1_summary)):
+        if path:
+            records = sorted(load(path).values(), key=lambda r: r["seed"])
+            if not records:
+                _fail(f"{path}: no records")
+            report(records, path)
+            return
     if not (args.depth1 and args.out):
         ap.error("give --profile FILE, --summary FILE, or --depth1 FILE --out OUT")
     if args.out.exists() and args.out.stat().st_size and not args.resume:
-        sys.exit(f"error: {args.out} exists; use --resume")
+        _fail(f"{args.out} exists; use --resume")
     done = load(args.out) if args.resume else {}
     source = load(args.depth1)
     wanted = [s for s in parse_seeds(args.seeds) if s in source and s not in done]
