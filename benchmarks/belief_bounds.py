@@ -44,8 +44,6 @@ here are over games, not over the leaf samples.
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import statistics
 import sys
 import time
@@ -57,10 +55,11 @@ for p in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(p))
 
 from scoundrel_solver import Rules  # noqa: E402
+from scoundrel_solver.batch import percentile  # noqa: E402
 from scoundrel_solver.beliefsearch import BudgetExceeded, CoreBeliefSearch  # noqa: E402
-from scoundrel_solver.hints import TablePosition, known_bottom_after  # noqa: E402
+from scoundrel_solver.hints import TablePosition  # noqa: E402
 from scoundrel_solver.notation import parse_action  # noqa: E402
-from bench_belief_player import expected_wins, paired, prefix_length, replay  # noqa: E402
+from bench_belief_player import expected_wins, paired, prefix_length, replay, start_position  # noqa: E402
 from bench_table_player import load, parse_seeds, run_deals  # noqa: E402
 
 THRESHOLDS = (30, 26, 22, 18, 16, 14, 12, 10, 8)
@@ -78,9 +77,7 @@ def bound_at(rec: dict, unseen: int) -> float:
     most ``unseen`` unseen cards; else its exact belief value (the first exact
     decision), else its result."""
     d = first_depth0(rec, unseen)
-    if d is not None:
-        return d["win"]
-    return expected_wins(rec["belief"], rec["belief"].get("first_exact"))
+    return d["win"] if d is not None else realised(rec)
 
 
 def realised(rec: dict) -> float:
@@ -127,17 +124,10 @@ def position_of(rec: dict, unseen: int):
     """The belief player's position (state, known bottom, moves played) at its
     first decision with at most ``unseen`` unseen cards, or None."""
     tokens = rec["belief"]["line"].split()
-    skip = prefix_length(rec)
+    skip = prefix_length(rec)       # the common prefix is no player's decision
     state, known = replay(rec, tokens[:skip])
-    for i, token in enumerate(tokens[skip:], skip):
-        if state.finished:
-            return None
-        if len(state.legal_actions()) > 1 and len(TablePosition.from_state(state, known).unseen) <= unseen:
-            return state, known, i
-        action = parse_action(token)
-        known = known_bottom_after(state, action, known)
-        state = state.play(action)
-    return None
+    at = start_position(state, [parse_action(t) for t in tokens[skip:]], unseen, known)
+    return None if at is None else (at[0], at[1], skip + len(at[2]))
 
 
 def run_depth1(job):
@@ -189,11 +179,10 @@ def depth1_summary(records: list, path: Path) -> None:
     print(f"  leaf orders {done[0]['leaf_samples']}; win chance, mean over these {len(done)} games:")
     print(f"    depth-0 bound  {100 * statistics.mean(b0):5.1f}%   mean score {statistics.mean(r['depth0']['mean'] for r in done):7.2f}")
     print(f"    depth-1 bound  {100 * statistics.mean(b1):5.1f}%   mean score {statistics.mean(r['depth1']['mean'] for r in done):7.2f}")
-    many = [r["depth0_many"]["win"] for r in done if "win" in r.get("depth0_many", {})]
-    if many:
-        print(f"    depth-0 bound, {MANY} leaf orders ({len(many)} games): {100 * statistics.mean(many):5.1f}%")
     both = [r for r in done if "win" in r.get("depth0_many", {})]
     if both:
+        print(f"    depth-0 bound, {MANY} leaf orders ({len(both)} games): "
+              f"{100 * statistics.mean(r['depth0_many']['win'] for r in both):5.1f}%")
         dm, (lom, him) = paired([r["depth0_many"]["win"] - r["depth1"]["win"] for r in both])
         print(f"    depth-0 ({MANY} leaf orders) - depth-1: {100 * dm:+.1f} points (95% CI {100 * lom:+.1f} to {100 * him:+.1f})")
     rec16 = [r["recorded_depth0"] for r in done if r.get("recorded_depth0") is not None]
@@ -206,7 +195,7 @@ def depth1_summary(records: list, path: Path) -> None:
     for h in (0, 1):
         secs = sorted(r[f"depth{h}"]["seconds"] for r in done)
         print(f"    depth-{h} seconds: median {statistics.median(secs):.1f}, "
-              f"p90 {secs[min(len(secs) - 1, math.ceil(0.9 * len(secs)) - 1)]:.1f}, max {secs[-1]:.1f}")
+              f"p90 {percentile(secs, 90):.1f}, max {secs[-1]:.1f}")
 
 
 def _fail(message: str) -> None:

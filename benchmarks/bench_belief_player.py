@@ -119,14 +119,16 @@ def flat(line):
     return [a for group in line for a in group]
 
 
-def start_position(start: State, line, start_unseen: int):
+def start_position(start: State, line, start_unseen: int, known: int = 0):
     """The position both players start from with ``--start-unseen``: the deal's
     exact optimal ``line`` (actions, the order known) played from ``start`` up
     to its first decision point (more than one legal action) where a player at
     the table sees at most ``start_unseen`` cards unseen.  Returns
     ``(state, known_bottom, prefix_actions)``, or None if the line ends the game
-    before such a decision."""
-    state, known = start, 0
+    before such a decision.  ``known``: the cards at the bottom of ``start``'s
+    dungeon the player knows (0 at a deal's start); any line of actions walks
+    the same way (belief_bounds.py walks a player's own line)."""
+    state = start
     for i, action in enumerate(line):
         if state.finished:
             break
