@@ -370,6 +370,53 @@ def divergence(rec: dict):
     return {"room": state.rooms_done + 1, "unseen": n, "kind": kind}
 
 
+PARTING = ("belief avoids", "clairvoyant avoids", "same card, other way", "another card")
+
+
+def parting_move(rec: dict):
+    """What the two players' first different moves are, one of ``PARTING``
+    (None when the lines are the same): one of them avoids the room (which
+    one), both take the same card but one with the weapon and the other bare
+    handed or one gives it as the co-op help card and the other does not, or
+    they take different cards.
+
+    >>> parting_move({"belief": {"line": "8D avoid"}, "clairvoyant": {"line": "8D KCw"}})
+    'belief avoids'
+    >>> parting_move({"belief": {"line": "8D 2Sb"}, "clairvoyant": {"line": "8D 2Sw>"}})
+    'same card, other way'
+    """
+    a, b = rec["belief"]["line"].split(), rec["clairvoyant"]["line"].split()
+    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+    if i is None:
+        return None
+    x, y = a[i], b[i]
+    if "avoid" in (x, y):
+        return PARTING[0] if x == "avoid" else PARTING[1]
+    return PARTING[2] if x[:2] == y[:2] else PARTING[3]
+
+
+def parting_table(records, endgame=None):
+    """Per kind of parting move: deals, the deals won by one player only, the
+    paired win difference and, where the endgame values are known, the paired
+    difference of expected wins at the first exact decision (less noisy)."""
+    rows = []
+    for kind in PARTING:
+        sel = [r for r in records if parting_move(r) == kind]
+        if not sel:
+            continue
+        dw = [int(bool(r["belief"]["won"])) - int(bool(r["clairvoyant"]["won"])) for r in sel]
+        row = {"kind": kind, "deals": len(sel), "belief_only": sum(1 for d in dw if d > 0),
+               "clairvoyant_only": sum(1 for d in dw if d < 0), "wins": paired(dw)}
+        both = [r for r in sel if endgame and r["seed"] in endgame]
+        if both:
+            row["expected"] = paired([expected_wins(r["belief"], r["belief"]["first_exact"])
+                                      - expected_wins(r["clairvoyant"], endgame[r["seed"]]["clairvoyant_first_exact"])
+                                      for r in both])
+            row["expected_deals"] = len(both)
+        rows.append(row)
+    return rows
+
+
 def summary(records, endgame=None):
     n = len(records)
     if not n:
@@ -444,6 +491,16 @@ def summary(records, endgame=None):
         by = {k: sum(1 for d in split if d["kind"] == k) for k in ("exact", "depth0", "clairvoyant")}
         print(f"  the two lines part at: an exact decision {by['exact']}, a depth-0 one {by['depth0']}, "
               f"a clairvoyant one {by['clairvoyant']} (room median {statistics.median(d['room'] for d in split)})")
+        print("  by the first different move (belief - clairvoyant, paired; 'expected': expected wins at the first"
+              " exact decision):")
+        for row in parting_table(records, endgame):
+            m, (lo, hi) = row["wins"]
+            text = (f"    {row['kind']:<21} {row['deals']:4d} deals, won by one only: belief {row['belief_only']},"
+                    f" clairvoyant {row['clairvoyant_only']}; wins {100 * m:+.1f} points ({100 * lo:+.1f} to {100 * hi:+.1f})")
+            if "expected" in row:
+                m, (lo, hi) = row["expected"]
+                text += f"; expected {100 * m:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+            print(text)
     if endgame:
         both = [(r, endgame[r["seed"]]) for r in records if r["seed"] in endgame]
         if both:

@@ -30,6 +30,36 @@ def test_paired_difference_and_its_interval_on_hand_made_data():
     assert m == 0 and lo == pytest.approx(-hi) and hi == pytest.approx(1.96 * math.sqrt(100 / 99) / 10)
 
 
+def _rec(seed, belief, clairvoyant, bw, cw, bfirst=None):
+    return {"seed": seed, "belief": {"line": belief, "won": bw, "first_exact": bfirst},
+            "clairvoyant": {"line": clairvoyant, "won": cw}}
+
+
+def test_parting_move_names_the_first_different_move_and_the_table_counts_by_it():
+    recs = [_rec(1, "8D avoid 9H", "8D KCw 2Sb", True, False),            # belief avoids, wins alone
+            _rec(2, "avoid 9D> 7Sb", "avoid 9D> 7Sw", False, False),     # same card (co-op), other way
+            _rec(3, "8D KCw 2Sb", "8D avoid 9H", False, True),           # clairvoyant avoids, wins alone
+            _rec(4, "8D KCw 2Sb", "8D avoid 9H", True, True),
+            _rec(5, "8D 2Sb", "8D 2Sw>", True, True),                    # help card given or not
+            _rec(6, "8D 2Sb 3H", "8D 3H 2Sb", False, True, {"win": 0.25}),
+            _rec(7, "8D 2Sb", "8D 2Sb", True, True)]                     # same line
+    assert [bbp.parting_move(r) for r in recs] == [
+        "belief avoids", "same card, other way", "clairvoyant avoids", "clairvoyant avoids",
+        "same card, other way", "another card", None]
+    rows = {row["kind"]: row for row in bbp.parting_table(recs)}
+    assert rows["belief avoids"]["deals"] == 1 and rows["belief avoids"]["belief_only"] == 1
+    assert rows["clairvoyant avoids"]["deals"] == 2 and rows["clairvoyant avoids"]["clairvoyant_only"] == 1
+    assert rows["clairvoyant avoids"]["wins"][0] == -0.5
+    assert rows["same card, other way"]["deals"] == 2 and rows["same card, other way"]["wins"][0] == 0
+    assert "expected" not in rows["another card"]
+    # with the clairvoyant endgame values, expected wins replace the result where known
+    endgame = {6: {"clairvoyant_first_exact": {"win": 0.75}}, 1: {"clairvoyant_first_exact": None}}
+    rows = {row["kind"]: row for row in bbp.parting_table(recs, endgame)}
+    assert rows["another card"]["expected"][0] == pytest.approx(0.25 - 0.75)
+    assert rows["belief avoids"]["expected"][0] == 1 and rows["belief avoids"]["expected_deals"] == 1
+    assert "expected" not in rows["clairvoyant avoids"]
+
+
 @pytest.mark.parametrize("seed", [2, 5])
 def test_belief_player_plays_legal_moves_and_its_game_replays_to_its_score(seed):
     rules = Rules(mode="solo")
