@@ -34,6 +34,11 @@ heroes, the cards gone, the avoided rooms lying at the bottom), on the same deal
   3. else (early, more than 30 unseen): the clairvoyant ranking, as the
      clairvoyant player (same orders).
 
+  ``--avoid-rule either`` (a variant, to test the lead of the summary's parting
+  table on fresh deals): at a depth-0 decision where the room may be avoided and
+  the depth-0 search faces it, the player avoids if the clairvoyant ranking
+  (the clairvoyant player's orders) would; the note says ``avoid_by``.
+
   Every step is bounded by counts, never by time, so a record does not depend
   on the machine's speed or load.  The engines live for one game (their memos
   hold exact values, or sampled ones that are a fixed function of the position
@@ -100,17 +105,26 @@ from scoundrel_solver.beliefsearch import MAX_UNSEEN, BudgetExceeded, CoreBelief
 from scoundrel_solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
 from scoundrel_solver.intervals import wilson  # noqa: E402
 from scoundrel_solver.notation import parse_action  # noqa: E402
+from scoundrel_solver.state import AVOID  # noqa: E402
 from bench_table_player import load, parse_seeds, run_deals  # noqa: E402  (one runner for both)
 
 PLAYERS = ("clairvoyant", "belief")
 DEFAULTS = {"samples": 20, "exact_unseen": 7, "max_beliefs": 20_000, "leaf_samples": 16}
 # what a record's games depend on besides the deal: a results file holds one of these only
-CONFIG_KEYS = ("rules", "samples", "exact_unseen", "max_beliefs", "leaf_samples", "start_unseen")
+CONFIG_KEYS = ("rules", "samples", "exact_unseen", "max_beliefs", "leaf_samples", "start_unseen", "avoid_rule")
+AVOID_RULES = ("depth0", "either")
+
+
+def _fail(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def config_of(rec: dict) -> dict:
     """The configuration a record was made with (``start_unseen`` None: whole
-    games, as in the files written before the option existed)."""
+    games, as in the files written before the option existed; ``avoid_rule``
+    None: the depth-0 rule's, likewise)."""
     return {k: rec.get(k) for k in CONFIG_KEYS}
 
 
@@ -177,8 +191,11 @@ class BeliefPlayer:
     and its per-decision notes."""
 
     def __init__(self, rules: Rules, seed: int, *, samples: int = 20, exact_unseen: int = 7,
-                 max_beliefs: int = 20_000, leaf_samples: int = 16):
+                 max_beliefs: int = 20_000, leaf_samples: int = 16, avoid_rule: str | None = None):
+        if avoid_rule not in (None,) + AVOID_RULES:
+            raise ValueError(f"unknown avoid rule {avoid_rule!r} (one of {', '.join(AVOID_RULES)})")
         self.rules, self.seed, self.samples = rules, seed, samples
+        self.avoid_either = avoid_rule == "either"
         self.exact_unseen, self.max_beliefs, self.leaf_samples = exact_unseen, max_beliefs, leaf_samples
         self._exact = self._depth0 = None
         self.first_exact = None
@@ -219,6 +236,12 @@ class BeliefPlayer:
         if n <= MAX_UNSEEN:
             action, (w, m) = _best(self._engine(True).action_values(pos))
             note.update(kind="depth0", win=float(w), mean=float(m))
+            if self.avoid_either and action != AVOID and AVOID in state.legal_actions():
+                # ``--avoid-rule either``: the depth-0 rule faces the room; avoid
+                # it if the clairvoyant ranking would (same orders as that player)
+                if _clairvoyant_hint(pos, self.samples, rng_seed).best == AVOID:
+                    action = AVOID
+                    note["avoid_by"] = "clairvoyant"
             return action, note
         hint = _clairvoyant_hint(pos, self.samples, rng_seed)
         top = hint.actions[0]
@@ -424,10 +447,11 @@ def summary(records, endgame=None):
         return
     r0 = records[0]
     if any(config_of(r) != config_of(r0) for r in records):
-        sys.exit("error: the records of this file were made with different configurations")
+        _fail("the records of this file were made with different configurations")
     print(f"{n} deals ({r0['rules']}), {r0['samples']} sampled orders per clairvoyant hint; belief player: exact "
           f"at <= {r0['exact_unseen']} unseen (<= {r0['max_beliefs']:,} beliefs), depth-0 with "
-          f"{r0['leaf_samples']} leaf orders at <= 30 unseen, clairvoyant before:")
+          f"{r0['leaf_samples']} leaf orders at <= 30 unseen, clairvoyant before"
+          f"{'; avoid rule ' + repr(r0['avoid_rule']) if r0.get('avoid_rule') else ''}:")
     cut = r0.get("start_unseen")
     if cut is not None:
         st = [r["start"] for r in records if r["start"]]
@@ -463,6 +487,9 @@ def summary(records, endgame=None):
     kinds = {k: sum(1 for d in notes if d.get("kind") == k) for k in ("exact", "depth0", "clairvoyant")}
     print(f"  belief player's {len(notes):,} decisions: exact belief search {kinds['exact']:,}, depth-0 "
           f"{kinds['depth0']:,}, clairvoyant ranking {kinds['clairvoyant']:,}")
+    if r0.get("avoid_rule"):
+        print(f"  avoid rule {r0['avoid_rule']!r}: rooms avoided on the clairvoyant ranking's word where the depth-0"
+              f" search would face them: {sum(1 for d in notes if d.get('avoid_by')):,}")
     sel = [d for d in notes if d.get("kind") == "exact"]
     if sel:
         gw = statistics.mean(d["cwin"] - d["win"] for d in sel)
@@ -538,6 +565,10 @@ def main(argv=None):
     ap.add_argument("--start-unseen", type=int, default=None, metavar="N",
                     help="not whole games: both players start at the first decision with <= N unseen cards on "
                          "the deal's exact optimal line (played with the order known)")
+    ap.add_argument("--avoid-rule", choices=AVOID_RULES, default="depth0",
+                    help="belief player, at a depth-0 decision where the room may be avoided: 'depth0' takes "
+                         "the depth-0 search's choice; 'either' avoids when the depth-0 search or the "
+                         "clairvoyant ranking avoids (the lead of the parting table; test it on fresh deals)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--resume", action="store_true")
@@ -562,7 +593,8 @@ def main(argv=None):
             rules_kw[k] = getattr(args, k)
     rules = Rules(**rules_kw)       # bad options fail here, before any work
     cfg = {"samples": args.samples, "exact_unseen": args.exact_unseen, "max_beliefs": args.max_beliefs,
-           "leaf_samples": args.leaf_samples, "start_unseen": args.start_unseen}
+           "leaf_samples": args.leaf_samples, "start_unseen": args.start_unseen,
+           "avoid_rule": None if args.avoid_rule == "depth0" else args.avoid_rule}
     if args.start_unseen is not None and args.clairvoyant_from:
         ap.error("--clairvoyant-from holds whole games; it does not go with --start-unseen")
     given = {}
@@ -572,12 +604,12 @@ def main(argv=None):
                 given[s] = from_table_record(r)
     done = load(args.out) if args.resume else {}
     if not args.resume and args.out.exists() and args.out.stat().st_size:
-        sys.exit(f"error: {args.out} exists; use --resume")
+        _fail(f"{args.out} exists; use --resume")
     want = config_of({"rules": rules.as_dict(), **cfg})
     other = next((r for r in done.values() if config_of(r) != want), None)
     if other is not None:
         # one configuration per file: the summary's figures are over all its records
-        sys.exit(f"error: {args.out} holds records of another configuration (deal {other['seed']}: "
+        _fail(f"{args.out} holds records of another configuration (deal {other['seed']}: "
                  f"{config_of(other)}; this run: {want}); write to another file")
     seeds = [s for s in parse_seeds(args.seeds) if s not in done]
     run_deals(run_one, [(s, cfg, rules_kw, given.get(s)) for s in seeds], args.out, args.jobs, done)

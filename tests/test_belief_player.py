@@ -60,6 +60,50 @@ def test_parting_move_names_the_first_different_move_and_the_table_counts_by_it(
     assert "expected" not in rows["clairvoyant avoids"]
 
 
+def _depth0_room_start(seed):
+    """A room start on deal ``seed``'s optimal line where the room may be
+    avoided and the belief player decides by the depth-0 search."""
+    rules = Rules(mode="solo")
+    state, known = State.new(deal(seed, rules), rules), 0
+    for action in bbp.flat(bbp.solve(state=state).line):
+        n = len(bbp.TablePosition.from_state(state, known).unseen)
+        if (bbp.AVOID in state.legal_actions() and TINY["exact_unseen"] < n <= bbp.MAX_UNSEEN):
+            return state, known
+        known = bbp.known_bottom_after(state, action, known)
+        state = state.play(action)
+    raise AssertionError("no such room start")
+
+
+@pytest.mark.parametrize("clairvoyant_avoids", [True, False])
+@pytest.mark.parametrize("seed, depth0_avoids", [(3, False), (5, True)])
+def test_avoid_rule_either_avoids_on_the_clairvoyant_rankings_word(monkeypatch, seed, depth0_avoids,
+                                                                   clairvoyant_avoids):
+    state, known = _depth0_room_start(seed)
+    plain, note = bbp.BeliefPlayer(state.rules, seed, **TINY).move(state, known)
+    assert note["kind"] == "depth0" and "avoid_by" not in note and (plain == bbp.AVOID) == depth0_avoids
+    calls = []
+
+    class Hint:
+        best = bbp.AVOID if clairvoyant_avoids else next(a for a in state.legal_actions() if a != bbp.AVOID)
+
+    def fake(pos, samples, rng_seed):
+        calls.append(rng_seed)
+        return Hint
+    monkeypatch.setattr(bbp, "_clairvoyant_hint", fake)
+    action, note = bbp.BeliefPlayer(state.rules, seed, avoid_rule="either", **TINY).move(state, known)
+    if plain == bbp.AVOID:           # the depth-0 search avoids: nothing to ask
+        assert action == bbp.AVOID and not calls
+    elif clairvoyant_avoids:
+        assert action == bbp.AVOID and note["avoid_by"] == "clairvoyant" and len(calls) == 1
+    else:
+        assert action == plain and "avoid_by" not in note and len(calls) == 1
+    # the default rule never asks the clairvoyant ranking at a depth-0 decision
+    calls.clear()
+    assert bbp.BeliefPlayer(state.rules, seed, **TINY).move(state, known)[0] == plain and not calls
+    with pytest.raises(ValueError, match="unknown avoid rule"):
+        bbp.BeliefPlayer(state.rules, 3, avoid_rule="never", **TINY)
+
+
 @pytest.mark.parametrize("seed", [2, 5])
 def test_belief_player_plays_legal_moves_and_its_game_replays_to_its_score(seed):
     rules = Rules(mode="solo")
