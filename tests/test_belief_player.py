@@ -149,7 +149,7 @@ def test_run_one_record_and_the_clairvoyant_side_from_a_table_record(tmp_path):
     bbp.main(["--summary", str(path)])     # the summary reads its own records
 
 
-def test_start_unseen_both_players_start_on_the_optimal_line_and_replay_to_their_scores(tmp_path):
+def test_start_unseen_both_players_start_on_the_optimal_line_and_replay_to_their_scores(tmp_path, capsys):
     # co-op deal 2 from its first decision with <= 8 unseen cards (room 13 of its
     # optimal line): a few seconds; both steps of the belief player are used
     from scoundrel_solver import solve
@@ -202,10 +202,11 @@ def test_start_unseen_both_players_start_on_the_optimal_line_and_replay_to_their
     argv = ["--mode", "coop", "--seeds", str(seed), "--samples", "2", "--exact-unseen", "3", "--max-beliefs",
             "2000", "--leaf-samples", "2", "--out", str(path), "--resume"]
     bbp.main(argv + ["--start-unseen", str(cut)])            # nothing to do: the deal is in the file
-    with pytest.raises(SystemExit, match="another configuration"):
-        bbp.main(argv + ["--start-unseen", "7"])
-    with pytest.raises(SystemExit, match="another configuration"):
-        bbp.main(argv)                                      # whole games
+    for other in (["--start-unseen", "7"], [], ["--start-unseen", str(cut), "--avoid-rule", "either"]):
+        with pytest.raises(SystemExit) as e:                # another cut, whole games, another avoid rule
+            bbp.main(argv + other)
+        assert e.value.code == 2
+        assert "another configuration" in capsys.readouterr().err
     bbp.main(["--summary", str(path)])
 
 
