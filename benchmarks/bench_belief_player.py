@@ -38,6 +38,11 @@ heroes, the cards gone, the avoided rooms lying at the bottom), on the same deal
   table on fresh deals): at a depth-0 decision where the room may be avoided and
   the depth-0 search faces it, the player avoids if the clairvoyant ranking
   (the clairvoyant player's orders) would; the note says ``avoid_by``.
+  ``--leaf-orders common``: the depth-0 search's chance nodes with the same
+  unseen cards all use the same sampled orders (``CoreBeliefSearch(common_orders=True)``),
+  so the actions of a decision are compared on the same orders (common random
+  numbers) instead of each on its own draw: less noise in the comparison, and
+  less of the "winner's curse" of taking the best of many noisy figures.
 
   Every step is bounded by counts, never by time, so a record does not depend
   on the machine's speed or load.  The engines live for one game (their memos
@@ -111,8 +116,10 @@ from bench_table_player import load, parse_seeds, run_deals  # noqa: E402  (one 
 PLAYERS = ("clairvoyant", "belief")
 DEFAULTS = {"samples": 20, "exact_unseen": 7, "max_beliefs": 20_000, "leaf_samples": 16}
 # what a record's games depend on besides the deal: a results file holds one of these only
-CONFIG_KEYS = ("rules", "samples", "exact_unseen", "max_beliefs", "leaf_samples", "start_unseen", "avoid_rule")
+CONFIG_KEYS = ("rules", "samples", "exact_unseen", "max_beliefs", "leaf_samples", "start_unseen", "avoid_rule",
+               "leaf_orders")
 AVOID_RULES = ("depth0", "either")
+LEAF_ORDERS = ("per-leaf", "common")
 
 
 def _fail(message: str) -> None:
@@ -124,7 +131,7 @@ def _fail(message: str) -> None:
 def config_of(rec: dict) -> dict:
     """The configuration a record was made with (``start_unseen`` None: whole
     games, as in the files written before the option existed; ``avoid_rule``
-    None: the depth-0 rule's, likewise)."""
+    and ``leaf_orders`` None: the depth-0 rule's and per-leaf orders, likewise)."""
     return {k: rec.get(k) for k in CONFIG_KEYS}
 
 
@@ -191,9 +198,13 @@ class BeliefPlayer:
     and its per-decision notes."""
 
     def __init__(self, rules: Rules, seed: int, *, samples: int = 20, exact_unseen: int = 7,
-                 max_beliefs: int = 20_000, leaf_samples: int = 16, avoid_rule: str | None = None):
+                 max_beliefs: int = 20_000, leaf_samples: int = 16, avoid_rule: str | None = None,
+                 leaf_orders: str | None = None):
         if avoid_rule not in (None,) + AVOID_RULES:
             raise ValueError(f"unknown avoid rule {avoid_rule!r} (one of {', '.join(AVOID_RULES)})")
+        if leaf_orders not in (None,) + LEAF_ORDERS:
+            raise ValueError(f"unknown leaf orders {leaf_orders!r} (one of {', '.join(LEAF_ORDERS)})")
+        self.common_orders = leaf_orders == "common"
         self.rules, self.seed, self.samples = rules, seed, samples
         self.avoid_either = avoid_rule == "either"
         self.exact_unseen, self.max_beliefs, self.leaf_samples = exact_unseen, max_beliefs, leaf_samples
@@ -204,7 +215,8 @@ class BeliefPlayer:
         if depth0:
             if self._depth0 is None:
                 self._depth0 = CoreBeliefSearch(self.rules, horizon=0, samples=self.leaf_samples,
-                                                rng_seed=self.seed, enumerate_limit=self.leaf_samples)
+                                                rng_seed=self.seed, enumerate_limit=self.leaf_samples,
+                                                common_orders=self.common_orders)
             return self._depth0
         if self._exact is None:
             self._exact = CoreBeliefSearch(self.rules, max_beliefs=self.max_beliefs)
@@ -451,7 +463,8 @@ def summary(records, endgame=None):
     print(f"{n} deals ({r0['rules']}), {r0['samples']} sampled orders per clairvoyant hint; belief player: exact "
           f"at <= {r0['exact_unseen']} unseen (<= {r0['max_beliefs']:,} beliefs), depth-0 with "
           f"{r0['leaf_samples']} leaf orders at <= 30 unseen, clairvoyant before"
-          f"{'; avoid rule ' + repr(r0['avoid_rule']) if r0.get('avoid_rule') else ''}:")
+          f"{'; avoid rule ' + repr(r0['avoid_rule']) if r0.get('avoid_rule') else ''}"
+          f"{'; leaf orders ' + repr(r0['leaf_orders']) if r0.get('leaf_orders') else ''}:")
     cut = r0.get("start_unseen")
     if cut is not None:
         st = [r["start"] for r in records if r["start"]]
@@ -569,6 +582,10 @@ def main(argv=None):
                     help="belief player, at a depth-0 decision where the room may be avoided: 'depth0' takes "
                          "the depth-0 search's choice; 'either' avoids when the depth-0 search or the "
                          "clairvoyant ranking avoids (the lead of the parting table; test it on fresh deals)")
+    ap.add_argument("--leaf-orders", choices=LEAF_ORDERS, default="per-leaf",
+                    help="belief player's depth-0 search: 'per-leaf' draws each chance node's sampled orders "
+                         "from its own seed; 'common' gives every chance node with the same unseen cards the "
+                         "same orders (common random numbers: actions compared on the same orders)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--resume", action="store_true")
@@ -594,7 +611,8 @@ def main(argv=None):
     rules = Rules(**rules_kw)       # bad options fail here, before any work
     cfg = {"samples": args.samples, "exact_unseen": args.exact_unseen, "max_beliefs": args.max_beliefs,
            "leaf_samples": args.leaf_samples, "start_unseen": args.start_unseen,
-           "avoid_rule": None if args.avoid_rule == "depth0" else args.avoid_rule}
+           "avoid_rule": None if args.avoid_rule == "depth0" else args.avoid_rule,
+           "leaf_orders": None if args.leaf_orders == "per-leaf" else args.leaf_orders}
     if args.start_unseen is not None and args.clairvoyant_from:
         ap.error("--clairvoyant-from holds whole games; it does not go with --start-unseen")
     given = {}

@@ -42,7 +42,11 @@ driver (``_search.run``) on a searcher this engine owns, memoised.
 **Depth-limited mode** (``horizon`` h >= 0): exact for the next h deals; a chance
 node deeper than that is valued by its *clairvoyant* value, the mean over the
 orders of all its unseen cards of the exact optimum (every distinct order when
-at most ``enumerate_limit``, else ``samples`` orders drawn with ``rng_seed``).
+at most ``enumerate_limit``, else ``samples`` orders drawn with ``rng_seed``;
+by default the draw is seeded by the chance node's known cards too, with
+``common_orders`` by the unseen cards alone, so every chance node with the same
+unseen cards uses the same orders: common random numbers, which make the
+comparison of two actions less noisy than the figures themselves).
 That is the clairvoyant value of each belief it would deal, averaged with the
 deal's probabilities, so the result is the reference's depth-limited figure:
 an upper bound on what a player achieves.
@@ -125,6 +129,18 @@ cdef inline uint64_t _fmix(uint64_t h) noexcept nogil:
     return h
 
 
+cdef inline void _shuffle(uint64_t *st, int *labels, int nd) noexcept nogil:
+    """The next sampled order: ``labels`` shuffled in place (Fisher-Yates) from
+    the stream ``st``."""
+    cdef int i, j, c
+    for i in range(nd - 1, 0, -1):
+        st[0] += 0x9E3779B97F4A7C15ULL
+        j = <int> (_fmix(st[0]) % <uint64_t> (i + 1))
+        c = labels[i]
+        labels[i] = labels[j]
+        labels[j] = c
+
+
 cdef inline void _mix(uint64_t *k1, uint64_t *k2, uint64_t x) noexcept nogil:
     k1[0] = _fmix(k1[0] ^ x) + 0x9E3779B97F4A7C15ULL
     k2[0] = _fmix((k2[0] + x) * 0xD6E8FEB86659FD93ULL) ^ 0x2545F4914F6CDD1DULL
@@ -179,11 +195,12 @@ cdef class BeliefEngine:
     cdef public int samples
     cdef public int enumerate_limit
     cdef public uint64_t rng_seed
+    cdef public bint common_orders    # the sampled orders seeded by the unseen cards alone
     cdef public bint sampled          # some clairvoyant value was sampled, not enumerated
     cdef int8_t order[MAXN]           # scratch of the clairvoyant orders
 
     def __cinit__(self, int coop, int lenient, int flee, double tt_mb=64.0, int horizon=-1,
-                  int samples=100, uint64_t rng_seed=1, int enumerate_limit=720):
+                  int samples=100, uint64_t rng_seed=1, int enumerate_limit=720, int common_orders=0):
         self.tab = NULL
         search_init(&self.core, coop, lenient, flee, tt_mb)
         search_init(&self.en, coop, lenient, flee, 1.0)
@@ -194,6 +211,7 @@ cdef class BeliefEngine:
         self.horizon = horizon
         self.samples = samples
         self.rng_seed = rng_seed
+        self.common_orders = common_orders != 0
         self.enumerate_limit = enumerate_limit
         self.tmask = (1 << 16) - 1
         self.tab = <MEntry *> calloc(self.tmask + 1, sizeof(MEntry))
@@ -679,20 +697,9 @@ cdef class BeliefEngine:
             return 0
         # sampled: seeded by the rng seed and the position (the same leaf, the same orders)
         self.sampled = True
-        st = self.rng_seed * 0x9E3779B97F4A7C15ULL
-        for i in range(npre):
-            st = _fmix(st ^ <uint64_t> (prefix[i] + 1))
-        for i in range(nd):
-            st = _fmix(st ^ <uint64_t> (labels[i] + 101))
-        for i in range(nfull):
-            st = _fmix(st ^ <uint64_t> (full[i] + 211))
+        st = self._order_seed(prefix, npre, labels, nd, full, nfull)
         for count in range(self.samples):
-            for i in range(nd - 1, 0, -1):
-                st += 0x9E3779B97F4A7C15ULL
-                j = <int> (_fmix(st) % <uint64_t> (i + 1))
-                c = labels[i]
-                labels[i] = labels[j]
-                labels[j] = c
+            _shuffle(&st, labels, nd)
             for i in range(nd):
                 S[npre + i] = REP[labels[i]]
             self._order_value(S, npre + nd, full, nfull, hs, avoided_last, &score)
@@ -704,6 +711,57 @@ cdef class BeliefEngine:
         w[0] = _div_round(sw * FACT[n], self.samples)
         s[0] = _div_round(ss * FACT[n], self.samples)
         return 0
+
+    cdef uint64_t _order_seed(self, int8_t *prefix, int npre, int *labels, int nd, int8_t *full,
+                              int nfull) noexcept nogil:
+        """The start of the sampled orders' stream at a chance node: the rng seed,
+        the known cards above the unseen ones (``prefix``: the carried card), the
+        unseen cards (``labels``, by class) and the known cards below (``full``);
+        with ``common_orders`` the unseen cards alone."""
+        cdef uint64_t st = self.rng_seed * 0x9E3779B97F4A7C15ULL
+        cdef int i
+        if not self.common_orders:
+            for i in range(npre):
+                st = _fmix(st ^ <uint64_t> (prefix[i] + 1))
+        for i in range(nd):
+            st = _fmix(st ^ <uint64_t> (labels[i] + 101))
+        if not self.common_orders:
+            for i in range(nfull):
+                st = _fmix(st ^ <uint64_t> (full[i] + 211))
+        return st
+
+    def leaf_orders(self, list unseen, list prefix=None, list full=None):
+        """The ``samples`` orders (lists of card codes, one card of each class) a
+        sampled chance node with these ``unseen`` cards, the carried ``prefix``
+        and the known ``full`` bottom draws (for tests: the clairvoyant value of
+        such a node is the mean of the exact optimum over these orders)."""
+        cdef int labels[MAXN]
+        cdef int8_t pre[4]
+        cdef int8_t bot[MAXN]
+        cdef int cnt[NCLS]
+        cdef int i, j, c, nd = 0
+        cdef uint64_t st
+        prefix = prefix or []
+        full = full or []
+        if len(unseen) > MAXUNSEEN or len(prefix) > 4 or len(full) + len(unseen) + 4 > MAXN:
+            raise ValueError("too many cards")
+        memset(cnt, 0, sizeof(cnt))
+        for code in unseen:
+            cnt[_cls(code)] += 1
+        for c in range(NCLS):
+            for j in range(cnt[c]):
+                labels[nd] = c
+                nd += 1
+        for i in range(len(prefix)):
+            pre[i] = _rep(prefix[i])
+        for i in range(len(full)):
+            bot[i] = _rep(full[i])
+        st = self._order_seed(pre, len(prefix), labels, nd, bot, len(full))
+        out = []
+        for i in range(self.samples):
+            _shuffle(&st, labels, nd)
+            out.append([REP[labels[j]] for j in range(nd)])
+        return out
 
     cdef int _orders(self, int8_t *S, int at, int c0, int8_t *full, int nfull, Heroes *hs, int avoided_last,
                      i128 *sw, i128 *ss, int *count) except -1:

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoundrel_solver.belief import BeliefReference, card_class, draw_sequences, outcomes
-from scoundrel_solver.cards import parse_cards
+from scoundrel_solver.cards import full_pack, parse_cards
 from scoundrel_solver.hints import TablePosition, _Valuer, known_bottom_after
 from scoundrel_solver.reference import solve_reference
 from scoundrel_solver.rules import Rules
@@ -474,6 +474,53 @@ def test_c_engine_sampled_clairvoyant_leaves_are_seeded():
     b = CoreBeliefSearch(rules, horizon=0, samples=20, enumerate_limit=10, rng_seed=3)
     assert a.action_values(pos) == b.action_values(pos) and a.horizon_sampled
     assert not CoreBeliefSearch(rules, horizon=0).horizon_sampled
+
+
+def _sampled_value(pos, orders, action):
+    """The mean over ``orders`` (card codes, one card of each class) of the exact
+    optimum after ``action`` with the unseen cards in that order: (win chance, mean)."""
+    by_code = {c.index: c for c in full_pack()}
+    wins = total = 0
+    for order in orders:
+        left = Counter(map(card_class, pos.unseen))
+        cards = []
+        for code in order:
+            k = card_class(by_code[code])
+            assert left[k] > 0, "an order holds a card that is not unseen"
+            left[k] -= 1
+            cards.append(next(c for c in pos.unseen if card_class(c) == k and c not in cards))
+        score = solve_reference(pos.state(cards).play(action))["score"]
+        wins += score > 0
+        total += score
+    return wins / len(orders), total / len(orders)
+
+
+@pytest.mark.parametrize("common", [True, False])
+def test_c_engine_sampled_orders_are_the_leaf_orders_and_common_ones_are_shared(common):
+    """A sampled chance node's clairvoyant value is the mean of the exact optimum
+    over ``leaf_orders``; with ``common_orders`` every chance node with the same
+    unseen cards draws the same orders (whatever is carried or known below it),
+    by default they depend on those known cards too."""
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC 5S 7C 6D", health=12)
+    search = CoreBeliefSearch(rules, horizon=0, samples=6, enumerate_limit=6, rng_seed=5, common_orders=common)
+    values = dict(search.action_values(pos))
+    assert search.horizon_sampled
+    unseen = [c.index for c in pos.unseen]
+    row = [c.index for c in pos.room]
+    # after an avoid the next room is dealt from the unseen cards, the row under them
+    orders = search.engine.leaf_orders(unseen, [], row)
+    assert len(orders) == 6 and len(set(map(tuple, orders))) > 1
+    w, m = _sampled_value(pos, orders, AVOID)
+    assert values[AVOID][0] == pytest.approx(w) and values[AVOID][1] == pytest.approx(m)
+    carried = search.engine.leaf_orders(unseen, [row[0]], [])
+    if common:
+        assert carried == orders == search.engine.leaf_orders(unseen)
+    else:
+        assert carried != orders
+    # a different seed draws other orders
+    other = CoreBeliefSearch(rules, horizon=0, samples=6, enumerate_limit=6, rng_seed=6, common_orders=common)
+    assert other.engine.leaf_orders(unseen, [], row) != orders
 
 
 def test_table_hint_uses_the_c_engine():

@@ -102,6 +102,16 @@ def test_avoid_rule_either_avoids_on_the_clairvoyant_rankings_word(monkeypatch, 
     assert bbp.BeliefPlayer(state.rules, seed, **TINY).move(state, known)[0] == plain and not calls
     with pytest.raises(ValueError, match="unknown avoid rule"):
         bbp.BeliefPlayer(state.rules, 3, avoid_rule="never", **TINY)
+    with pytest.raises(ValueError, match="unknown leaf orders"):
+        bbp.BeliefPlayer(state.rules, 3, leaf_orders="shared", **TINY)
+
+
+def test_leaf_orders_common_reaches_the_depth0_engine():
+    state, known = _depth0_room_start(3)
+    for orders, common in ((None, False), ("per-leaf", False), ("common", True)):
+        player = bbp.BeliefPlayer(state.rules, 3, leaf_orders=orders, **TINY)
+        action, note = player.move(state, known)
+        assert note["kind"] == "depth0" and player._depth0.engine.common_orders == common
 
 
 @pytest.mark.parametrize("seed", [2, 5])
@@ -202,7 +212,8 @@ def test_start_unseen_both_players_start_on_the_optimal_line_and_replay_to_their
     argv = ["--mode", "coop", "--seeds", str(seed), "--samples", "2", "--exact-unseen", "3", "--max-beliefs",
             "2000", "--leaf-samples", "2", "--out", str(path), "--resume"]
     bbp.main(argv + ["--start-unseen", str(cut)])            # nothing to do: the deal is in the file
-    for other in (["--start-unseen", "7"], [], ["--start-unseen", str(cut), "--avoid-rule", "either"]):
+    for other in (["--start-unseen", "7"], [], ["--start-unseen", str(cut), "--avoid-rule", "either"],
+                  ["--start-unseen", str(cut), "--leaf-orders", "common"]):
         with pytest.raises(SystemExit) as e:                # another cut, whole games, another avoid rule
             bbp.main(argv + other)
         assert e.value.code == 2
