@@ -232,3 +232,34 @@ def test_start_unseen_with_no_such_decision_on_the_optimal_line_gives_both_playe
     for token in rec["belief"]["line"].split():
         s = s.play(parse_action(token))
     assert s.finished and s.score == rec["exact_score"]
+
+
+def test_divergences_script_reruns_each_parting_position(tmp_path, capsys):
+    """benchmarks/belief_player_divergences.py: the position where the two recorded
+    lines part is replayed, the depth-0 search re-run there, its choice named as
+    one of the two moves (or another), tallied by parting kind; bad input exits 2."""
+    import belief_player_divergences as bpd
+    src = BENCH / "results" / "belief-player-solo.jsonl"
+    lines = src.read_text().splitlines()[:6]
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    recs = [json.loads(x) for x in lines]
+    bpd.main(["--file", str(path), "--orders", "2", "--limit", "3"])
+    out = capsys.readouterr().out.splitlines()
+    rows = [x for x in out if " re-run chooses " in x]
+    assert len(rows) == 3 and out[len(rows)].startswith("3 parting positions")
+    for row in rows:
+        seed = int(row.split()[0])
+        rec = next(r for r in recs if r["seed"] == seed)
+        state, known, ba, ca = bpd.parting_position(rec)
+        assert f"{bbp.parting_move(rec)}: belief {ba} " in row and f", clairvoyant {ca} " in row
+        chosen = row.split(" re-run chooses ")[1].split()[0]
+        assert chosen in {str(a) for a in state.legal_actions()}
+        who = row.split("(")[-1].split(")")[0]
+        assert who == ("belief" if chosen == ba else "clairvoyant" if chosen == ca else "other")
+    total = next(x for x in out if x.strip().startswith("all "))
+    assert total.split()[1] == "3:"
+    for bad in (["--orders", "0"], ["--file", str(tmp_path / "none.jsonl")]):
+        with pytest.raises(SystemExit) as e:
+            bpd.main(bad)
+        assert e.value.code == 2 and capsys.readouterr().err.startswith("error: ")
