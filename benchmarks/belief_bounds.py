@@ -60,7 +60,7 @@ from scoundrel_solver.beliefsearch import BudgetExceeded, CoreBeliefSearch  # no
 from scoundrel_solver.hints import TablePosition  # noqa: E402
 from scoundrel_solver.notation import parse_action  # noqa: E402
 from bench_belief_player import expected_wins, paired, prefix_length, replay, start_position  # noqa: E402
-from bench_table_player import load, parse_seeds, run_deals  # noqa: E402
+from bench_table_player import fail, load, parse_seeds, run_deals  # noqa: E402
 
 THRESHOLDS = (30, 26, 22, 18, 16, 14, 12, 10, 8)
 MANY = 128      # leaf orders of the second depth-0 bound of --depth1
@@ -198,12 +198,6 @@ def depth1_summary(records: list, path: Path) -> None:
               f"p90 {percentile(secs, 90):.1f}, max {secs[-1]:.1f}")
 
 
-def _fail(message: str) -> None:
-    """Bad input: one line on stderr, exit status 2."""
-    print(f"error: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--profile", type=Path, help="a bench_belief_player.py results file")
@@ -221,13 +215,13 @@ def main(argv=None):
         if path:
             records = sorted(load(path).values(), key=lambda r: r["seed"])
             if not records:
-                _fail(f"{path}: no records")
+                fail(f"{path}: no records")
             report(records, path)
             return
     if not (args.depth1 and args.out):
         ap.error("give --profile FILE, --summary FILE, or --depth1 FILE --out OUT")
     if args.out.exists() and args.out.stat().st_size and not args.resume:
-        _fail(f"{args.out} exists; use --resume")
+        fail(f"{args.out} exists; use --resume")
     done = load(args.out) if args.resume else {}
     source = load(args.depth1)
     wanted = [s for s in parse_seeds(args.seeds) if s in source and s not in done]

@@ -35,12 +35,12 @@ from scoundrel_solver.hints import TablePosition  # noqa: E402
 
 def parting_position(rec):
     """The position where the two lines first differ, the known bottom, and the two moves (None if the same)."""
-    a, c = rec["belief"]["line"].split(), rec["clairvoyant"]["line"].split()
-    i = next((i for i, (x, y) in enumerate(zip(a, c)) if x != y), None)
-    if i is None:
+    at = bbp.parting(rec)
+    if at is None:
         return None
-    state, known = bbp.replay(rec, a[:i])
-    return state, known, a[i], c[i]
+    i, ba, ca = at
+    state, known = bbp.replay(rec, rec["belief"]["line"].split()[:i])
+    return state, known, ba, ca
 
 
 def main(argv=None):
@@ -55,11 +55,9 @@ def main(argv=None):
                     help="only the partings of this kind (repeatable; default: all)")
     args = ap.parse_args(argv)
     if args.orders < 1 or args.limit < 0:
-        print("error: --orders must be at least 1 and --limit at least 0", file=sys.stderr)
-        sys.exit(2)
+        bbp.fail("--orders must be at least 1 and --limit at least 0")
     if not args.file.exists():
-        print(f"error: no such results file: {args.file}", file=sys.stderr)
-        sys.exit(2)
+        bbp.fail(f"no such results file: {args.file}")
     recs = sorted(bbp.load(args.file).values(), key=lambda r: r["seed"])
     tally = collections.Counter()
     seconds = []

@@ -111,7 +111,7 @@ from scoundrel_solver.hints import TablePosition, known_bottom_after, table_hint
 from scoundrel_solver.intervals import wilson  # noqa: E402
 from scoundrel_solver.notation import parse_action  # noqa: E402
 from scoundrel_solver.state import AVOID  # noqa: E402
-from bench_table_player import load, parse_seeds, run_deals  # noqa: E402  (one runner for both)
+from bench_table_player import fail, load, parse_seeds, run_deals  # noqa: E402  (one runner for both)
 
 PLAYERS = ("clairvoyant", "belief")
 DEFAULTS = {"samples": 20, "exact_unseen": 7, "max_beliefs": 20_000, "leaf_samples": 16}
@@ -120,12 +120,6 @@ CONFIG_KEYS = ("rules", "samples", "exact_unseen", "max_beliefs", "leaf_samples"
                "leaf_orders")
 AVOID_RULES = ("depth0", "either")
 LEAF_ORDERS = ("per-leaf", "common")
-
-
-def _fail(message: str) -> None:
-    """Bad input: one line on stderr, exit status 2."""
-    print(f"error: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def config_of(rec: dict) -> dict:
@@ -392,14 +386,22 @@ def paired(diffs):
     return m, (m - half, m + half)
 
 
+def parting(rec: dict):
+    """Where the belief player's line first leaves the clairvoyant one: the index
+    of the first different move and the two moves there ``(i, belief, clairvoyant)``,
+    or None when the lines are the same."""
+    a, b = rec["belief"]["line"].split(), rec["clairvoyant"]["line"].split()
+    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+    return None if i is None else (i, a[i], b[i])
+
+
 def divergence(rec: dict):
     """Where the belief player's line first leaves the clairvoyant one: the room,
     the unseen count and which step of the belief player decided there."""
-    a, b = rec["belief"]["line"].split(), rec["clairvoyant"]["line"].split()
-    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
-    if i is None:
+    at = parting(rec)
+    if at is None:
         return None
-    state, known = replay(rec, a[:i])
+    state, known = replay(rec, rec["belief"]["line"].split()[:at[0]])
     n = len(TablePosition.from_state(state, known).unseen)
     kind = "exact" if n <= rec["exact_unseen"] else "depth0" if n <= MAX_UNSEEN else "clairvoyant"
     return {"room": state.rooms_done + 1, "unseen": n, "kind": kind}
@@ -420,11 +422,10 @@ def parting_move(rec: dict):
     >>> parting_move({"belief": {"line": "8D 2Sb"}, "clairvoyant": {"line": "8D 2Sw>"}})
     'same card, other way'
     """
-    a, b = rec["belief"]["line"].split(), rec["clairvoyant"]["line"].split()
-    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
-    if i is None:
+    at = parting(rec)
+    if at is None:
         return None
-    x, y = a[i], b[i]
+    _, x, y = at
     if "avoid" in (x, y):
         return PARTING[0] if x == "avoid" else PARTING[1]
     return PARTING[2] if x[:2] == y[:2] else PARTING[3]
@@ -434,9 +435,12 @@ def parting_table(records, endgame=None):
     """Per kind of parting move: deals, the deals won by one player only, the
     paired win difference and, where the endgame values are known, the paired
     difference of expected wins at the first exact decision (less noisy)."""
+    by_kind = {}
+    for r in records:
+        by_kind.setdefault(parting_move(r), []).append(r)
     rows = []
     for kind in PARTING:
-        sel = [r for r in records if parting_move(r) == kind]
+        sel = by_kind.get(kind)
         if not sel:
             continue
         dw = [int(bool(r["belief"]["won"])) - int(bool(r["clairvoyant"]["won"])) for r in sel]
@@ -459,7 +463,7 @@ def summary(records, endgame=None):
         return
     r0 = records[0]
     if any(config_of(r) != config_of(r0) for r in records):
-        _fail("the records of this file were made with different configurations")
+        fail("the records of this file were made with different configurations")
     print(f"{n} deals ({r0['rules']}), {r0['samples']} sampled orders per clairvoyant hint; belief player: exact "
           f"at <= {r0['exact_unseen']} unseen (<= {r0['max_beliefs']:,} beliefs), depth-0 with "
           f"{r0['leaf_samples']} leaf orders at <= 30 unseen, clairvoyant before"
@@ -622,13 +626,13 @@ def main(argv=None):
                 given[s] = from_table_record(r)
     done = load(args.out) if args.resume else {}
     if not args.resume and args.out.exists() and args.out.stat().st_size:
-        _fail(f"{args.out} exists; use --resume")
+        fail(f"{args.out} exists; use --resume")
     want = config_of({"rules": rules.as_dict(), **cfg})
     other = next((r for r in done.values() if config_of(r) != want), None)
     if other is not None:
         # one configuration per file: the summary's figures are over all its records
-        _fail(f"{args.out} holds records of another configuration (deal {other['seed']}: "
-                 f"{config_of(other)}; this run: {want}); write to another file")
+        fail(f"{args.out} holds records of another configuration (deal {other['seed']}: "
+             f"{config_of(other)}; this run: {want}); write to another file")
     seeds = [s for s in parse_seeds(args.seeds) if s not in done]
     run_deals(run_one, [(s, cfg, rules_kw, given.get(s)) for s in seeds], args.out, args.jobs, done)
     wanted = set(parse_seeds(args.seeds))

@@ -49,8 +49,8 @@ from scoundrel_solver.intervals import wilson  # noqa: E402
 from scoundrel_solver.rating import play_greedy  # noqa: E402
 
 
-def _fail(message: str) -> None:
-    """Bad input: one line on stderr, exit status 2."""
+def fail(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2 (the bench scripts' one way to refuse)."""
     print(f"error: {message}", file=sys.stderr)
     sys.exit(2)
 
@@ -178,7 +178,7 @@ def main(argv=None):
     rules_kw = {"mode": "solo", "flee": args.flee, "durability": args.durability}
     done = load(args.out) if args.resume else {}
     if not args.resume and args.out.exists() and args.out.stat().st_size:
-        _fail(f"{args.out} exists; use --resume")
+        fail(f"{args.out} exists; use --resume")
     seeds = [s for s in parse_seeds(args.seeds) if s not in done]
     run_deals(run_one, [(s, args.samples, rules_kw) for s in seeds], args.out, args.jobs, done)
     wanted = set(parse_seeds(args.seeds))
