@@ -304,6 +304,26 @@ def test_table_hint_falls_back_to_a_depth_limited_upper_bound():
     assert d["achievable"] == "upper_bound" and d["depth"] == 0 and d["exact"] is False
 
 
+def test_table_hint_depth0_compares_actions_on_common_orders():
+    """The hint's sampled depth-0 figure is the C engine's with common orders (every
+    chance node with the same unseen cards on the same orders, so the actions are
+    compared on the same orders: the ranking the belief player measured best with,
+    benchmarks/README.md); here per-leaf orders would give 3Cb another figure."""
+    from scoundrel_solver.beliefsearch import CoreBeliefSearch
+    rules = Rules()
+    pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
+    hint = table_hint(pos, max_beliefs=50, samples=6, enumerate_limit=6, rng_seed=5)
+    assert hint.achievable == "upper_bound" and hint.depth == 0
+    got = {str(a.action): (a.win_chance, a.mean_score) for a in hint.actions}
+
+    def engine(common):
+        search = CoreBeliefSearch(rules, horizon=0, samples=6, enumerate_limit=6, rng_seed=5, common_orders=common)
+        return {str(a): (float(v[0]), float(v[1])) for a, v in search.action_values(pos)}
+    common, per_leaf = engine(True), engine(False)
+    assert got == common
+    assert per_leaf != common
+
+
 def test_table_hint_without_a_belief_figure_claims_none():
     pos = custom(Rules(), "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
     hint = table_hint(pos, max_beliefs=1)
