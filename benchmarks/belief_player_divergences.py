@@ -33,16 +33,6 @@ from scoundrel_solver.beliefsearch import CoreBeliefSearch  # noqa: E402
 from scoundrel_solver.hints import TablePosition  # noqa: E402
 
 
-def parting_position(rec):
-    """The position where the two lines first differ, the known bottom, and the two moves (None if the same)."""
-    at = bbp.parting(rec)
-    if at is None:
-        return None
-    i, ba, ca = at
-    state, known = bbp.replay(rec, rec["belief"]["line"].split()[:i])
-    return state, known, ba, ca
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--file", type=Path, default=Path(__file__).resolve().parent / "results/belief-player-solo.jsonl")
@@ -63,7 +53,7 @@ def main(argv=None):
     seconds = []
     n = 0
     for rec in recs:
-        at = parting_position(rec)
+        at = bbp.parting_position(rec)
         if at is None:
             continue
         state, known, ba, ca = at

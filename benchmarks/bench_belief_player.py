@@ -395,13 +395,24 @@ def parting(rec: dict):
     return None if i is None else (i, a[i], b[i])
 
 
-def divergence(rec: dict):
-    """Where the belief player's line first leaves the clairvoyant one: the room,
-    the unseen count and which step of the belief player decided there."""
+def parting_position(rec: dict):
+    """The position where the two lines first differ, the known bottom there, and
+    the two moves ``(state, known, belief, clairvoyant)``; None if the lines are the same."""
     at = parting(rec)
     if at is None:
         return None
-    state, known = replay(rec, rec["belief"]["line"].split()[:at[0]])
+    i, belief, clairvoyant = at
+    state, known = replay(rec, rec["belief"]["line"].split()[:i])
+    return state, known, belief, clairvoyant
+
+
+def divergence(rec: dict):
+    """Where the belief player's line first leaves the clairvoyant one: the room,
+    the unseen count and which step of the belief player decided there."""
+    at = parting_position(rec)
+    if at is None:
+        return None
+    state, known, _, _ = at
     n = len(TablePosition.from_state(state, known).unseen)
     kind = "exact" if n <= rec["exact_unseen"] else "depth0" if n <= MAX_UNSEEN else "clairvoyant"
     return {"room": state.rooms_done + 1, "unseen": n, "kind": kind}

@@ -739,10 +739,8 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
             # searcher, within the budget's clock (per-leaf limits: the Python search).
             # Sampled depth-0 leaves use common orders (the same orders wherever the
             # unseen cards are the same), so the actions are compared on the same
-            # orders: the belief player ranking this way won 74.4 % of solo classic
-            # deals 1-500 against the clairvoyant ranking's 69.2 % (paired +5.2 points,
-            # 95 % CI +1.0 to +9.4; with deals 501-1000, +3.0, +0.3 to +5.7;
-            # benchmarks/README.md, "The real-table player").
+            # orders: the ranking the belief player won more with (benchmarks/README.md,
+            # "The real-table player").
             search = CoreBeliefSearch(position.rules, max_beliefs=max_beliefs, timeout=seconds, horizon=horizon,
                                       samples=samples, rng_seed=rng_seed, enumerate_limit=enumerate_limit,
                                       tt_mb=tt_mb, common_orders=True)

@@ -251,7 +251,7 @@ def test_divergences_script_reruns_each_parting_position(tmp_path, capsys):
     for row in rows:
         seed = int(row.split()[0])
         rec = next(r for r in recs if r["seed"] == seed)
-        state, known, ba, ca = bpd.parting_position(rec)
+        state, known, ba, ca = bbp.parting_position(rec)
         assert f"{bbp.parting_move(rec)}: belief {ba} " in row and f", clairvoyant {ca} " in row
         chosen = row.split(" re-run chooses ")[1].split()[0]
         assert chosen in {str(a) for a in state.legal_actions()}
