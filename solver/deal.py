@@ -6,57 +6,10 @@
 """
 from __future__ import annotations
 
-from .errors import InputError
-
 from .rules import Rules
-
-MASK64 = (1 << 64) - 1
-MAX_SEED = 1 << 64
-
-
-class SeedError(InputError):
-    """A deal number outside 0 <= seed < 2**64."""
-
-
-def splitmix64(seed: int):
-    """Yield the SplitMix64 stream for ``seed`` (all arithmetic mod 2**64)."""
-    state = seed & MASK64
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & MASK64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        yield z ^ (z >> 31)
-
-
-def check_seed(seed, name: str = "seed") -> int:
-    """The deal number ``seed`` (an int, or its decimal digits as text) checked: 0 <= seed < 2^64.
-
-    Text must be plain ASCII digits (surrounding blanks allowed): Python's ``int``
-    would also take ``1_000``, ``+5`` or other scripts' digits, which no deal number
-    is written as.  ``name`` is what the message calls it (``--start-seed``).
-    """
-    bad = SeedError(f"bad {name} {seed!r}: must be an integer 0 <= seed < 2^64")
-    if isinstance(seed, str):
-        text = seed.strip()
-        if not (text.isascii() and text.isdigit()) or len(text) > 20:
-            raise bad from None
-        value = int(text)
-    elif isinstance(seed, int) and not isinstance(seed, bool):
-        value = seed
-    else:
-        raise bad from None
-    if not 0 <= value < MAX_SEED:
-        raise bad
-    return value
+from .shuffle import MASK64, MAX_SEED, SeedError, check_seed, shuffled, splitmix64  # noqa: F401 (re-exported)
 
 
 def deal(seed: int, rules: Rules = Rules()) -> tuple:
     """The dungeon of deal ``seed`` for ``rules``, top card first."""
-    seed = check_seed(seed)
-    cards = rules.base_order()
-    rng = splitmix64(seed)
-    for i in range(len(cards) - 1, 0, -1):
-        j = next(rng) % (i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return tuple(cards)
+    return tuple(shuffled(seed, rules.base_order()))
