@@ -4,10 +4,10 @@ from dataclasses import replace
 
 import pytest
 
-from scoundrel_solver.cards import parse_cards
-from scoundrel_solver.notation import parse_action
-from scoundrel_solver.rules import Rules
-from scoundrel_solver.state import Hero, State
+from scoundrel_solver.scoundrel.cards import parse_cards
+from scoundrel_solver.scoundrel.notation import parse_action
+from scoundrel_solver.scoundrel.rules import Rules
+from scoundrel_solver.scoundrel.state import Hero, State
 
 # Started in the background (`nohup pytest &`, `cmd &` in a script), the shell hands us
 # Ctrl-C ignored, and every process a test starts inherits that: the Ctrl-C tests would

@@ -1,4 +1,4 @@
-"""The achievable figure of the real-table hint (issue 25, solver/achievable.py).
+"""The achievable figure of the real-table hint (issue 25, solver/scoundrel/achievable.py).
 
 A named policy that cannot see the order is played forward after the recommended
 action over orders of the unseen cards.  Checked here against the rules engine and
@@ -22,11 +22,11 @@ import pytest
 
 from clitools import invoke, runner
 from scoundrel_solver import Rules, parse_cards, parse_line, solve
-from scoundrel_solver.achievable import HINT_EXACT_UNSEEN, HINT_ORDERS, play_policy, policy_name
+from scoundrel_solver.scoundrel.achievable import HINT_EXACT_UNSEEN, HINT_ORDERS, play_policy, policy_name
 from scoundrel_solver.cli.main import cli
 from scoundrel_solver.errors import InputError
-from scoundrel_solver.explain import TablePolicy
-from scoundrel_solver.hints import (SolveCache, TablePosition, known_bottom_after, make_table_position, table_hint,
+from scoundrel_solver.scoundrel.explain import TablePolicy
+from scoundrel_solver.scoundrel.hints import (SolveCache, TablePosition, known_bottom_after, make_table_position, table_hint,
                                     unseen_orders)
 from scoundrel_solver.intervals import mean_ci_t, wilson
 from test_schema import check

@@ -126,7 +126,7 @@ for value in ["0", "-1", str(2 ** 64 + 1), str(10 ** 30), "abc", "1.5", "", DIGI
 for command in ("deal", "solve", "replay", "hint", "rate", "play"):
     for value in ["-1", str(2 ** 64), DIGITS_5000, "abc", "", "1.5", "0x10"]:
         case(f"seed-{command}-{value[:12] or 'empty'}", command, "--seed", value, says="seed")
-    # int() takes these; no deal number is written so (solver/deal.py check_seed)
+    # int() takes these; no deal number is written so (solver/scoundrel/deal.py check_seed)
     for name, value in {"underscore": "1_000", "plus": "+5", "arabic-digit": "\u0663", "fullwidth": "\uff17"}.items():
         case(f"seed-{command}-{name}", command, "--seed", value, says="seed")
 for value in ["-1", str(2 ** 64), "abc", "", "1_000", "+5"]:

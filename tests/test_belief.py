@@ -1,4 +1,4 @@
-"""The belief-state reference (``scoundrel_solver.belief``): what a player who cannot
+"""The belief-state reference (``scoundrel_solver.scoundrel.belief``): what a player who cannot
 see the order achieves.
 
 * the chance nodes are exact distributions (probabilities sum to 1, each distinct
@@ -18,12 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoundrel_solver.belief import BeliefReference, card_class, draw_sequences, outcomes
-from scoundrel_solver.cards import full_pack, parse_cards
-from scoundrel_solver.hints import TablePosition, _Valuer, known_bottom_after
-from scoundrel_solver.reference import solve_reference
-from scoundrel_solver.rules import Rules
-from scoundrel_solver.state import AVOID, Avoid, State
+from scoundrel_solver.scoundrel.belief import BeliefReference, card_class, draw_sequences, outcomes
+from scoundrel_solver.scoundrel.cards import full_pack, parse_cards
+from scoundrel_solver.scoundrel.hints import TablePosition, _Valuer, known_bottom_after
+from scoundrel_solver.scoundrel.reference import solve_reference
+from scoundrel_solver.scoundrel.rules import Rules
+from scoundrel_solver.scoundrel.state import AVOID, Avoid, State
 
 SOLO_RULES = [Rules(flee=f, durability=d) for f in ("classic", "easy", "hard") for d in ("strict", "lenient")]
 COOP_RULES = [Rules(mode="coop", durability=d) for d in ("lenient", "strict")]
@@ -201,7 +201,7 @@ def test_achievable_never_exceeds_clairvoyant_and_the_policy_realises_it(rules, 
 
 # ------------------------------------------------------------ the fast search
 
-from scoundrel_solver.beliefsearch import BeliefSearch, BudgetExceeded  # noqa: E402
+from scoundrel_solver.scoundrel.beliefsearch import BeliefSearch, BudgetExceeded  # noqa: E402
 
 
 @pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES, ids=lambda r: f"{r.mode}-{r.flee}-{r.durability}")
@@ -259,7 +259,7 @@ def test_depth_limited_is_between_achievable_and_clairvoyant(rules):
 
 # ------------------------------------------------------------ the table hint
 
-from scoundrel_solver.hints import table_hint  # noqa: E402
+from scoundrel_solver.scoundrel.hints import table_hint  # noqa: E402
 
 
 def test_table_hint_gives_the_achievable_value_and_the_clairvoyant_bound():
@@ -309,7 +309,7 @@ def test_table_hint_depth0_compares_actions_on_common_orders():
     chance node with the same unseen cards on the same orders, so the actions are
     compared on the same orders: the ranking the belief player measured best with,
     benchmarks/README.md); here per-leaf orders would give 3Cb another figure."""
-    from scoundrel_solver.beliefsearch import CoreBeliefSearch
+    from scoundrel_solver.scoundrel.beliefsearch import CoreBeliefSearch
     rules = Rules()
     pos = custom(rules, "2H 2C 3C 8D", "AS KS 9H 4D QC", health=5)
     hint = table_hint(pos, max_beliefs=50, samples=6, enumerate_limit=6, rng_seed=5)
@@ -353,9 +353,9 @@ def test_cli_belief_seconds_zero_claims_no_achievable_figure():
     assert all(a["win_chance"] is None and a["clairvoyant_win_chance"] is not None for a in out["actions"])
 
 
-# ------------------------------------------------------------ the C engine (solver/_belief.pyx)
+# ------------------------------------------------------------ the C engine (solver/scoundrel/_belief.pyx)
 
-from scoundrel_solver.beliefsearch import MAX_UNSEEN, CoreBeliefSearch  # noqa: E402
+from scoundrel_solver.scoundrel.beliefsearch import MAX_UNSEEN, CoreBeliefSearch  # noqa: E402
 
 
 @st.composite

@@ -13,7 +13,7 @@ import shutil
 import pytest
 
 from scoundrel_solver import Rules, State, deal, format_line, parse_line, solve
-from scoundrel_solver.notation import resolved_line
+from scoundrel_solver.scoundrel.notation import resolved_line
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")

@@ -4,7 +4,7 @@ import pickle
 
 import pytest
 
-from scoundrel_solver.cards import (
+from scoundrel_solver.scoundrel.cards import (
     JOKER, MONSTER, POTION, WEAPON, Card, CardError, format_cards, full_pack,
     is_solo_card, parse_card, parse_cards, split_tokens,
 )

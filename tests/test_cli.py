@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import scoundrel_solver.search
+import scoundrel_solver.scoundrel.search
 from clitools import invoke
 from scoundrel_solver import CoreMissingError
 
@@ -37,7 +37,7 @@ def run(*args, code=0):
 @pytest.fixture
 def pure(monkeypatch):
     """Force the pure-Python reference solver."""
-    pytest.importorskip("scoundrel_solver.reference")
+    pytest.importorskip("scoundrel_solver.scoundrel.reference")
     monkeypatch.setenv("SCOUNDREL_PURE", "1")
 
 
@@ -256,16 +256,16 @@ def test_missing_core_is_one_line_and_exit_3(monkeypatch):
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
 
     def missing():
-        raise CoreMissingError("the compiled search core (scoundrel_solver._core) is missing")
+        raise CoreMissingError("the compiled search core (scoundrel_solver.scoundrel._core) is missing")
 
-    monkeypatch.setattr(scoundrel_solver.search, "load_core", missing)
+    monkeypatch.setattr(scoundrel_solver.scoundrel.search, "load_core", missing)
     result = run("--deck", SMALL, code=3)
-    assert result.stderr == "error: the compiled search core (scoundrel_solver._core) is missing\n"
+    assert result.stderr == "error: the compiled search core (scoundrel_solver.scoundrel._core) is missing\n"
     assert "Traceback" not in result.stderr
     # with --json the same message is one JSON line on stdout (docs/json.md)
     result = run("--deck", SMALL, "--json", code=3)
     assert (result.stdout, result.stderr) == (json.dumps({"type": "error", "error": "the compiled search core "
-                                                          "(scoundrel_solver._core) is missing", "status": 3}) + "\n", "")
+                                                          "(scoundrel_solver.scoundrel._core) is missing", "status": 3}) + "\n", "")
 
 
 def test_console_entry_point_runs_without_traceback():

@@ -48,14 +48,14 @@ from hypothesis.errors import InvalidArgument
 from hypothesis import strategies as st
 
 import scoundrel_solver
-import scoundrel_solver.search
+import scoundrel_solver.scoundrel.search
 from scoundrel_solver import CoreMissingError, solve
-from scoundrel_solver.cards import JOKER, format_cards, full_pack, is_solo_card, parse_cards
-from scoundrel_solver.notation import format_line, parse_line, replay
-from scoundrel_solver.reference import group_rooms
-from scoundrel_solver.result import Result
-from scoundrel_solver.rules import Rules
-from scoundrel_solver.state import AVOID, Avoid, Hero, State, Take
+from scoundrel_solver.scoundrel.cards import JOKER, format_cards, full_pack, is_solo_card, parse_cards
+from scoundrel_solver.scoundrel.notation import format_line, parse_line, replay
+from scoundrel_solver.scoundrel.reference import group_rooms
+from scoundrel_solver.scoundrel.result import Result
+from scoundrel_solver.scoundrel.rules import Rules
+from scoundrel_solver.scoundrel.state import AVOID, Avoid, Hero, State, Take
 
 import wear_reference  # tests/wear_reference.py: _bounds.wear_extra in plain Python
 
@@ -124,7 +124,7 @@ ISOLATE = hasattr(os, "fork") and os.environ.get("SCOUNDREL_TEST_NOFORK", "") in
 # Load the core once, here: the forked children inherit it, so the whole run tests one
 # build (a rebuild of the .so during a long run cannot make a child fail to import it).
 try:
-    scoundrel_solver.search.load_core()
+    scoundrel_solver.scoundrel.search.load_core()
 except CoreMissingError:  # pragma: no cover - every core test then fails with the message
     pass
 
@@ -421,7 +421,7 @@ def test_core_equals_reference_on_lost_coop_dungeons(durability, data):
     state = State.new(deck, rules)
     ref = check_against_reference(state)
     event("lost" if ref.score <= 0 else "won")
-    core_mod = scoundrel_solver.search.load_core()
+    core_mod = scoundrel_solver.scoundrel.search.load_core()
     searcher = core_mod.new_searcher(rules, 16)
     assert searcher.loss_probe == 1
     searcher.loss_probe = 0
@@ -582,7 +582,7 @@ NUMBERED_DEALS = [
 @pytest.mark.parametrize("rules,seed", NUMBERED_DEALS,
                          ids=[f"{rules_id(r)}-seed{s}" for r, s in NUMBERED_DEALS])
 def test_numbered_deal_is_exact_replays_and_is_consistent(rules, seed):
-    state = State.new(scoundrel_solver.deal(seed, rules), rules)
+    state = State.new(scoundrel_solver.scoundrel.deal(seed, rules), rules)
     what = f"{rules!r} seed {seed}"
     result = core(state, what)
     assert result.exact is True and result.limit is None, f"not exact ({result.limit}) on {what}"
@@ -643,7 +643,7 @@ def test_known_core_failures_stay_fixed(deck, rules):
 @pytest.mark.parametrize("engine", ["core", "reference"])
 def test_node_limit_is_honest(engine):
     rules = Rules()
-    state = State.new(scoundrel_solver.deal(0, rules), rules)     # needs ~34000 core nodes
+    state = State.new(scoundrel_solver.scoundrel.deal(0, rules), rules)     # needs ~34000 core nodes
     optimum = core(state).score
     call = core if engine == "core" else reference
     result = call(state, max_nodes=50)
@@ -658,7 +658,7 @@ def test_node_limit_is_honest(engine):
 @pytest.mark.parametrize("engine", ["core", "reference"])
 @pytest.mark.parametrize("rules,seed", [(Rules(), 0), (Rules(flee="hard"), 2), (Rules(mode="coop"), 10)])
 def test_tiny_timeout_is_honest(engine, rules, seed):
-    state = State.new(scoundrel_solver.deal(seed, rules), rules)
+    state = State.new(scoundrel_solver.scoundrel.deal(seed, rules), rules)
     call = core if engine == "core" else reference
     result = call(state, timeout=1e-6)
     what = f"{rules!r} seed {seed} with timeout=1e-6 ({engine})"
@@ -705,7 +705,7 @@ def test_node_limits_on_small_dungeons(rules, data):
                                         (Rules(flee="easy"), 42), (Rules(mode="coop"), 10)],
                          ids=["classic-0", "hard-2", "easy-42", "coop-10"])
 def test_same_deal_same_line(rules, seed):
-    state = State.new(scoundrel_solver.deal(seed, rules), rules)
+    state = State.new(scoundrel_solver.scoundrel.deal(seed, rules), rules)
     first = core(state, f"{rules!r} seed {seed}")
     second = core(state, f"{rules!r} seed {seed}")
     assert (first.score, first.exact, first.line_text) == (second.score, second.exact, second.line_text)
@@ -720,7 +720,7 @@ def test_same_line_in_a_fresh_interpreter():
     env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          timeout=CORE_TIMEOUT, check=True).stdout.splitlines()
-    here = core(State.new(scoundrel_solver.deal(0, Rules()), Rules()))
+    here = core(State.new(scoundrel_solver.scoundrel.deal(0, Rules()), Rules()))
     assert out == [str(here.score), here.line_text]
 
 
@@ -749,7 +749,7 @@ def test_pure_env_selects_the_reference(monkeypatch):
 def _hide_core(monkeypatch):
     """Make ``from . import _core`` fail as it does when the extension was never built."""
     monkeypatch.delattr(scoundrel_solver, "_core", raising=False)
-    monkeypatch.setitem(sys.modules, "scoundrel_solver._core", None)
+    monkeypatch.setitem(sys.modules, "scoundrel_solver.scoundrel._core", None)
 
 
 @pytest.mark.parametrize("engine", [None, "core"])
@@ -759,7 +759,7 @@ def test_missing_core_is_an_error_not_a_fallback(monkeypatch, engine):
     with pytest.raises(CoreMissingError) as err:
         solve(parse_cards("5D 3S"), engine=engine)
     message = str(err.value)
-    assert "scoundrel_solver._core" in message and "missing" in message
+    assert "scoundrel_solver.scoundrel._core" in message and "missing" in message
     assert "pip install -e ." in message and "SCOUNDREL_PURE=1" in message
     assert isinstance(err.value, RuntimeError)
 
@@ -768,9 +768,9 @@ def test_missing_core_via_load_core(monkeypatch):
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
 
     def missing():
-        raise CoreMissingError("the compiled search core (scoundrel_solver._core) is missing")
+        raise CoreMissingError("the compiled search core (scoundrel_solver.scoundrel._core) is missing")
 
-    monkeypatch.setattr(scoundrel_solver.search, "load_core", missing)
+    monkeypatch.setattr(scoundrel_solver.scoundrel.search, "load_core", missing)
     with pytest.raises(CoreMissingError, match="missing"):
         solve(parse_cards("5D 3S"))
     # the pure path does not need the core
@@ -789,7 +789,7 @@ def test_stale_core_without_search_is_an_error(monkeypatch):
     import types
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
     monkeypatch.delattr(scoundrel_solver, "_core", raising=False)
-    monkeypatch.setitem(sys.modules, "scoundrel_solver._core", types.ModuleType("scoundrel_solver._core"))
+    monkeypatch.setitem(sys.modules, "scoundrel_solver.scoundrel._core", types.ModuleType("scoundrel_solver.scoundrel._core"))
     with pytest.raises(CoreMissingError, match="stale"):
         solve(parse_cards("5D 3S"))
 
@@ -889,7 +889,7 @@ def test_rooms_ahead_bound_never_changes_a_value(flee, data):
 def _scores_with_knob(state: State, knob: str, values) -> list:
     """The core's exact score of ``state`` with the searcher's ``knob`` at each of
     ``values``; each line is checked to replay to its score."""
-    core_mod = scoundrel_solver.search.load_core()
+    core_mod = scoundrel_solver.scoundrel.search.load_core()
     scores = []
     for value in values:
         searcher = core_mod.new_searcher(state.rules, 16)
@@ -915,7 +915,7 @@ def test_part_way_rooms_ahead_bound_equals_reference(data):
         start = dataclasses.replace(start, heroes=data.draw(armed_heroes(rules)))
     note(case_text(start, ()))
     ref = reference(start)
-    core_mod = scoundrel_solver.search.load_core()
+    core_mod = scoundrel_solver.scoundrel.search.load_core()
     for knob in (2, 1, 0):
         searcher = core_mod.new_searcher(rules, 16)
         assert searcher.ahead_prune == 2       # the default in co-op
@@ -959,7 +959,7 @@ def test_wear_look_equals_reference(data):
         return
     note(position_text(state))
     ref = reference(state)
-    core_mod = scoundrel_solver.search.load_core()
+    core_mod = scoundrel_solver.scoundrel.search.load_core()
     for knob in (1, 2, 5, 0):
         searcher = core_mod.new_searcher(rules, 16)
         searcher.wear_look = knob
@@ -1022,7 +1022,7 @@ def test_wear_bound_is_never_below_the_value(data):
     start = dataclasses.replace(State.new(deck, rules), heroes=heroes,
                                 avoided_last=data.draw(st.booleans()))
     note(position_text(start))
-    core_mod = scoundrel_solver.search.load_core()
+    core_mod = scoundrel_solver.scoundrel.search.load_core()
     searcher = core_mod.new_searcher(rules, 16)
     out = core_mod.search(start, searcher=searcher, want_line=False)
     assert out["exact"]
@@ -1082,7 +1082,7 @@ def _wear_hook_case(case, durability):
     rules = Rules(mode="coop", durability=durability)
     start = dataclasses.replace(State.new(deck, rules), heroes=heroes, avoided_last=avoided_last)
     note(position_text(start))
-    searcher = scoundrel_solver.search.load_core().new_searcher(rules, 1)
+    searcher = scoundrel_solver.scoundrel.search.load_core().new_searcher(rules, 1)
     codes, kills, nrot = hook_args(start)
     note(f"codes {codes} kills {kills} nrot {nrot}")
     return searcher, codes, kills, nrot
@@ -1121,7 +1121,7 @@ def test_fast_damage_equals_its_general_path(data):
     deck = data.draw(st.lists(st.sampled_from(COOP_CARDS), min_size=n, max_size=n, unique=True))
     heroes = data.draw(armed_heroes(rules))
     kills = hook_heroes(heroes)
-    core_mod = scoundrel_solver.search.load_core()
+    core_mod = scoundrel_solver.scoundrel.search.load_core()
     fast, general = core_mod.new_searcher(rules, 1)._damage_both([c.index for c in deck], kills)
     assert fast == general, (fast, general)
     event("positive" if general else "zero")
@@ -1161,7 +1161,7 @@ def any_coop_starts(draw, durability):
 
 def _exact_with_knob_off(start: State, knob: str) -> tuple:
     """A searcher of ``start``'s rules with ``knob`` at 0, and its exact search of ``start``."""
-    core_mod = scoundrel_solver.search.load_core()
+    core_mod = scoundrel_solver.scoundrel.search.load_core()
     searcher = core_mod.new_searcher(start.rules, 16)
     setattr(searcher, knob, 0)
     out = core_mod.search(start, searcher=searcher, want_line=False)
@@ -1249,7 +1249,7 @@ def test_loss_all_never_changes_a_value(data):
 def test_frozen_searcher_searches_as_daily_v1_and_v2():
     """``new_searcher(frozen=True)`` sets every knob whose default changed the node
     counts since daily methods v1/v2 back to its old value (core.FROZEN_KNOBS)."""
-    core_mod = scoundrel_solver.search.load_core()
+    core_mod = scoundrel_solver.scoundrel.search.load_core()
     rules = Rules(mode="coop")
     assert core_mod.FROZEN_KNOBS == {"ahead_prune": 0, "wear_look": 0, "strict_relax": 0, "loss_all": 0}
     assert core_mod.new_searcher(rules, 16).ahead_prune == 2

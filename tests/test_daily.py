@@ -19,11 +19,11 @@ import pytest
 from scoundrel_solver.cli import daily as daily_cli
 from clitools import invoke
 from scoundrel_solver import Rules, State, deal, parse_cards, parse_line, replay
-from scoundrel_solver.daily import METHOD_SINCE, calibration_for, daily_challenge, label_candidate, method_for
-from scoundrel_solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration
+from scoundrel_solver.scoundrel.daily import METHOD_SINCE, calibration_for, daily_challenge, label_candidate, method_for
+from scoundrel_solver.scoundrel.rating import LABEL_NAMES, analyse, apply_calibration, calibration
 
 try:
-    from scoundrel_solver.search import load_core
+    from scoundrel_solver.scoundrel.search import load_core
     load_core()
 except Exception:  # pragma: no cover - depends on the build
     pytest.skip("daily challenges need the compiled search core", allow_module_level=True)
@@ -141,7 +141,7 @@ def test_daily_bad_input_is_one_line_exit_2(args):
 
 
 def test_daily_difficulty_for_a_mode_the_method_has_no_table_for_is_refused(monkeypatch):
-    import scoundrel_solver.daily as daily_mod
+    import scoundrel_solver.scoundrel.daily as daily_mod
     real = daily_mod.calibration_for
     monkeypatch.setattr(daily_mod, "calibration_for",
                         lambda method: {k: v for k, v in real(method).items() if k != "coop"})
@@ -152,7 +152,7 @@ def test_daily_difficulty_for_a_mode_the_method_has_no_table_for_is_refused(monk
 def test_daily_with_a_difficulty_passes_over_a_candidate_with_undecided_checks(monkeypatch):
     """An undecided win check makes a label depend on the search: such a candidate
     is never the daily of a difficulty (it still can be the daily of ``any``)."""
-    import scoundrel_solver.daily as daily_mod
+    import scoundrel_solver.scoundrel.daily as daily_mod
     easy = daily_challenge("2026-11-29", Rules(), "easy")
     any_day = daily_challenge("2026-11-29", Rules())
     assert easy.candidate == any_day.candidate == 0
@@ -238,7 +238,7 @@ def test_generate_difficulty(tmp_path):
 
 
 def test_generate_with_a_difficulty_skips_deals_with_undecided_checks(tmp_path, monkeypatch):
-    import scoundrel_solver.catalogue as catalogue_mod
+    import scoundrel_solver.scoundrel.catalogue as catalogue_mod
     plain = tmp_path / "plain.jsonl"
     run("generate", "--count", "2", "--difficulty", "easy", "--out", str(plain), "-q")
     first, second = (d["seed"] for d in lines_of(plain))

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoundrel_solver.cards import JOKER, full_pack, format_cards, is_solo_card, parse_cards
-from scoundrel_solver.deal import MAX_SEED, SeedError, check_seed, deal, splitmix64
-from scoundrel_solver.rules import Rules
+from scoundrel_solver.scoundrel.cards import JOKER, full_pack, format_cards, is_solo_card, parse_cards
+from scoundrel_solver.scoundrel.deal import MAX_SEED, SeedError, check_seed, deal, splitmix64
+from scoundrel_solver.scoundrel.rules import Rules
 
 SOLO = Rules()
 COOP52 = Rules(mode="coop")

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoundrel_solver import Rules, State
-from scoundrel_solver.cards import JOKER, full_pack, is_solo_card
-from scoundrel_solver.reference import solve_reference
-from scoundrel_solver.search import load_core
+from scoundrel_solver.scoundrel.cards import JOKER, full_pack, is_solo_card
+from scoundrel_solver.scoundrel.reference import solve_reference
+from scoundrel_solver.scoundrel.search import load_core
 
 SOLO = [c for c in full_pack() if is_solo_card(c)]
 COOP = [c for c in full_pack() if c is not JOKER]

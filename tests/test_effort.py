@@ -16,10 +16,10 @@ from functools import lru_cache
 import pytest
 
 from scoundrel_solver import Rules, deal
-from scoundrel_solver.cards import parse_cards
-from scoundrel_solver.daily import METHOD_SINCE, daily_challenge, method_for
-from scoundrel_solver.rating import analyse, rate
-from scoundrel_solver.search import perturbed_core, solve
+from scoundrel_solver.scoundrel.cards import parse_cards
+from scoundrel_solver.scoundrel.daily import METHOD_SINCE, daily_challenge, method_for
+from scoundrel_solver.scoundrel.rating import analyse, rate
+from scoundrel_solver.scoundrel.search import perturbed_core, solve
 
 from clitools import invoke
 
@@ -138,7 +138,7 @@ def test_a_rating_never_stops_a_win_check(monkeypatch):
     """A win check used to stop after DECIDE_NODES_COOP nodes in co-op and count
     as losing; now a check is exact whatever that limit (it stays only for the
     dailies of methods v1 and v2, given explicitly)."""
-    import scoundrel_solver.rating as rating_mod
+    import scoundrel_solver.scoundrel.rating as rating_mod
     monkeypatch.setattr(rating_mod, "DECIDE_NODES_COOP", 1)
     rules = Rules(mode="coop")
     deck = parse_cards(COOP_DECK)
@@ -157,8 +157,8 @@ def test_a_solve_stopped_by_a_limit_gives_no_features():
 
 
 def test_methods_v1_and_v2_keep_their_node_limit_and_v3_has_none(monkeypatch):
-    import scoundrel_solver.daily as daily_mod
-    from scoundrel_solver.rating import DECIDE_NODES_COOP
+    import scoundrel_solver.scoundrel.daily as daily_mod
+    from scoundrel_solver.scoundrel.rating import DECIDE_NODES_COOP
     seen = {}
 
     def spy(deck, rules, seed=None, **kw):

@@ -1,4 +1,4 @@
-"""``hint --explain ACTION`` and ``explain`` in ``play`` (solver/explain.py).
+"""``hint --explain ACTION`` and ``explain`` in ``play`` (solver/scoundrel/explain.py).
 
 The explained lines are checked against the rules engine, not against the
 explainer: each line is replayed from the position to its printed score, and
@@ -11,8 +11,8 @@ import pytest
 
 from clitools import invoke
 from scoundrel_solver import Rules, State, deal, parse_cards, parse_line, replay, schema
-from scoundrel_solver.explain import RoomStep, TablePolicy, divergence, explain_exact, explain_table, line_rooms
-from scoundrel_solver.hints import TablePosition, exact_hint, make_table_position, table_hint, unseen_orders
+from scoundrel_solver.scoundrel.explain import RoomStep, TablePolicy, divergence, explain_exact, explain_table, line_rooms
+from scoundrel_solver.scoundrel.hints import TablePosition, exact_hint, make_table_position, table_hint, unseen_orders
 
 SCHEMA = schema()
 SEED42_AFTER = "3H 5D 5Cw"        # room 2 of deal 42: 4H 5S TS 8S; avoid is best (30), 4H scores 15
@@ -143,7 +143,7 @@ def test_unbounded_explain_on_threads_says_what_one_thread_says(seed, moves, rul
     """``--explain`` with ``--time 0`` searches on the threads (the hint and both lines);
     the lines are the canonical walk's where the fewest rooms are not proven, so the
     answer is the same, line for line, on 1, 2 and 3 threads."""
-    from scoundrel_solver.search import load_core
+    from scoundrel_solver.scoundrel.search import load_core
     monkeypatch.setitem(load_core().PERTURBATION, "smp_from", 0)    # every test on the threads
     state = at(seed, moves, rules)
     hint = exact_hint(state)

@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from clitools import runner
 from scoundrel_solver import Rules
 from scoundrel_solver import batch
-from scoundrel_solver.batch import (BatchError, ResultsFile, ResultsFileError, RunFailed, Settings, read_records,
-                                    summarise)
-from scoundrel_solver.catalogue import read_catalogue
+from scoundrel_solver.batch import BatchError, ResultsFileError, RunFailed
+from scoundrel_solver.scoundrel.stats import ResultsFile, Settings, read_records, summarise
+from scoundrel_solver.scoundrel.catalogue import read_catalogue
 from scoundrel_solver.cli.main import cli
 from scoundrel_solver.cli.stats import summary_lines
 from scoundrel_solver.errors import InputError
@@ -37,7 +37,7 @@ HARD = ["--flee", "hard"]   # the fastest deals: a few ms each
 
 @pytest.fixture
 def core(monkeypatch):
-    pytest.importorskip("scoundrel_solver._core")
+    pytest.importorskip("scoundrel_solver.scoundrel._core")
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
 
 

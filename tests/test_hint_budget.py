@@ -1,4 +1,4 @@
-"""Exact hints within a time budget (solver/budget.py, hint --time)."""
+"""Exact hints within a time budget (solver/scoundrel/budget.py, hint --time)."""
 from __future__ import annotations
 
 import io
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from scoundrel_solver import Rules, State
-from scoundrel_solver.budget import Progress, _decide_bounds, _search_bounds, solve_actions, static_bounds
-from scoundrel_solver.deal import deal
-from scoundrel_solver.hints import SolveCache, exact_hint
+from scoundrel_solver.scoundrel.budget import Progress, _decide_bounds, _search_bounds, solve_actions, static_bounds
+from scoundrel_solver.scoundrel.deal import deal
+from scoundrel_solver.scoundrel.hints import SolveCache, exact_hint
 from scoundrel_solver.progress import ProgressLine
-from scoundrel_solver.reference import solve_reference
+from scoundrel_solver.scoundrel.reference import solve_reference
 
 from clitools import at_a_terminal, invoke
 from test_hints import small_positions

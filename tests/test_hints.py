@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 from clitools import invoke
 from scoundrel_solver import AVOID, PositionError, Rules, State, deal, parse_cards, solve
-from scoundrel_solver.cards import JOKER, full_pack, is_solo_card
-from scoundrel_solver.hints import (SolveCache, TablePosition, exact_hint, known_bottom_after,
+from scoundrel_solver.scoundrel.cards import JOKER, full_pack, is_solo_card
+from scoundrel_solver.scoundrel.hints import (SolveCache, TablePosition, exact_hint, known_bottom_after,
                           known_bottom_of_line, make_table_position, position_from_json, table_hint)
-from scoundrel_solver.reference import solve_reference
+from scoundrel_solver.scoundrel.reference import solve_reference
 
 SOLO_CARDS = [c for c in full_pack() if is_solo_card(c)]
 COOP_CARDS = [c for c in full_pack() if c is not JOKER]
@@ -354,7 +354,7 @@ def test_cli_bad_real_table_input(args, message):
 def test_rounding_never_makes_a_table_ranking_look_wrong():
     import dataclasses
     from scoundrel_solver.cli import render
-    from scoundrel_solver.hints import TableActionValue
+    from scoundrel_solver.scoundrel.hints import TableActionValue
     assert render.ranking_digits([(0.5, 3.0), (0.25, 9.0)], 100) == (1, 1)
     # 62.44 % and 62.41 % both round to 62.4: shown with two decimals, the order is visible
     assert render.ranking_digits([(0.6244, 5.0), (0.6241, 9.0)], 100) == (2, 1)

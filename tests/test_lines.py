@@ -1,8 +1,8 @@
-"""solver/lines.py: a line of fewer rooms, never a lower score."""
+"""solver/scoundrel/lines.py: a line of fewer rooms, never a lower score."""
 import pytest
 
 from scoundrel_solver import AVOID, Rules, State, deal, parse_cards, replay, solve
-from scoundrel_solver.lines import cut_cycles, rooms_of, rooms_to_clear, shortest_line
+from scoundrel_solver.scoundrel.lines import cut_cycles, rooms_of, rooms_to_clear, shortest_line
 
 
 def _end(start, line):

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from scoundrel_solver import Rules
-from scoundrel_solver.search import load_core, start_state
+from scoundrel_solver.scoundrel.search import load_core, start_state
 
 core = load_core()
 ENTRY = core.TT_ENTRY_BYTES

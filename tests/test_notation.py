@@ -5,14 +5,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoundrel_solver.cards import JOKER, PRETTY_SUIT, full_pack, parse_card, parse_cards
-from scoundrel_solver.deal import deal
-from scoundrel_solver.notation import (
+from scoundrel_solver.scoundrel.cards import JOKER, PRETTY_SUIT, full_pack, parse_card, parse_cards
+from scoundrel_solver.scoundrel.deal import deal
+from scoundrel_solver.scoundrel.notation import (
     NotationError, format_line, format_room, parse_action, parse_line, parse_room,
     replay, resolved_line,
 )
-from scoundrel_solver.rules import Rules
-from scoundrel_solver.state import AVOID, BARE, WEAPON_MODE, Avoid, Hero, IllegalMove, State, Take
+from scoundrel_solver.scoundrel.rules import Rules
+from scoundrel_solver.scoundrel.state import AVOID, BARE, WEAPON_MODE, Avoid, Hero, IllegalMove, State, Take
 
 C = parse_card
 

@@ -254,7 +254,7 @@ def test_pretty_cards_in_and_out():
 
 # ------------------------------------------------------------------- daily
 def test_daily_without_the_daily_module_is_a_usage_error(monkeypatch):
-    monkeypatch.setitem(sys.modules, "scoundrel_solver.daily", None)
+    monkeypatch.setitem(sys.modules, "scoundrel_solver.scoundrel.daily", None)
     result = play("--daily", code=2)
     assert result.stderr.startswith("error: the daily challenge is not available in this build")
     assert result.stderr.count("\n") == 1
@@ -266,7 +266,7 @@ def test_daily_plays_the_challenge_of_the_day(monkeypatch):
     def daily_challenge(date, rules, difficulty=None, progress=None, search_progress=None):
         asked.append((date.isoformat(), rules.mode))
         return types.SimpleNamespace(seed=42, deck=solve(seed=42).deck, id="2025-03-04-solo")
-    monkeypatch.setitem(sys.modules, "scoundrel_solver.daily", types.SimpleNamespace(daily_challenge=daily_challenge))
+    monkeypatch.setitem(sys.modules, "scoundrel_solver.scoundrel.daily", types.SimpleNamespace(daily_challenge=daily_challenge))
     out = play("--daily", "--date", "2025-03-04", input=lines("q")).stdout
     assert asked == [("2025-03-04", "solo")]
     assert out.startswith("Daily challenge 2025-03-04-solo (2025-03-04): "
@@ -293,7 +293,7 @@ def test_counts_are_singular_and_plural_and_negative_numbers_use_one_minus_sign(
 def test_play_hints_as_the_hint_command_does(monkeypatch):
     """play's exact hint is the hint command's (one function, the same --time budget), and
     its table hint the same number of orders by default."""
-    from scoundrel_solver.hints import DEFAULT_SAMPLES
+    from scoundrel_solver.scoundrel.hints import DEFAULT_SAMPLES
     seen = []
     real = play_module.exact_hint_within
 

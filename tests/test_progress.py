@@ -27,7 +27,7 @@ import pytest
 
 from scoundrel_solver import Rules, State, deal, solve
 from scoundrel_solver.progress import ProgressLine
-from scoundrel_solver.search import load_core
+from scoundrel_solver.scoundrel.search import load_core
 
 from clitools import invoke, at_a_terminal
 
@@ -289,7 +289,7 @@ def test_cli_rate_hint_daily_and_play_report_their_searches(monkeypatch):
         {k: v for k, v in plain_json.items() if k not in COUNTERS}
     # (the hint's cache emptied first: an earlier test may have left these positions' values
     # in it, and a hint that finds them there searches nothing and reports nothing)
-    from scoundrel_solver.hints import CACHE
+    from scoundrel_solver.scoundrel.hints import CACHE
     CACHE.clear()
     hint = invoke(["hint", "--seed", "3", "--time", "0", "--progress"])
     assert "hint: scoring action 1 of" in hint.stderr and "hint: the plan after" in hint.stderr

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoundrel_solver.cards import JOKER, full_pack
-from scoundrel_solver.deal import MAX_SEED, deal
-from scoundrel_solver.notation import format_line, parse_line, replay
-from scoundrel_solver.rules import Rules
-from scoundrel_solver.state import AVOID, BARE, WEAPON_MODE, IllegalMove, State, Take
+from scoundrel_solver.scoundrel.cards import JOKER, full_pack
+from scoundrel_solver.scoundrel.deal import MAX_SEED, deal
+from scoundrel_solver.scoundrel.notation import format_line, parse_line, replay
+from scoundrel_solver.scoundrel.rules import Rules
+from scoundrel_solver.scoundrel.state import AVOID, BARE, WEAPON_MODE, IllegalMove, State, Take
 
 SOLO_OPTIONS = [Rules(mode="solo", flee=f, durability=d)
                 for f in ("classic", "easy", "hard") for d in ("strict", "lenient")]

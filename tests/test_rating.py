@@ -12,10 +12,10 @@ import pytest
 
 from clitools import invoke
 from scoundrel_solver import Rules, State, deal, parse_cards, parse_line, replay
-from scoundrel_solver.rating import LABEL_NAMES, analyse, apply_calibration, calibration, play_greedy
+from scoundrel_solver.scoundrel.rating import LABEL_NAMES, analyse, apply_calibration, calibration, play_greedy
 
 try:
-    from scoundrel_solver.search import load_core
+    from scoundrel_solver.scoundrel.search import load_core
     load_core()
 except Exception:  # pragma: no cover - depends on the build
     pytest.skip("ratings need the compiled search core", allow_module_level=True)
@@ -218,9 +218,9 @@ def test_calibration_script_takes_known_solves_from_a_stats_file(tmp_path):
 
 # ----------------------------------------------------------- provisional tables
 def test_a_table_of_fewer_deals_than_planned_is_provisional_and_says_so(monkeypatch):
-    import scoundrel_solver.rating as rating_mod
+    import scoundrel_solver.scoundrel.rating as rating_mod
     from scoundrel_solver.cli.rate import calibration_note
-    from scoundrel_solver.rating import CALIBRATION_TARGET, build_calibration
+    from scoundrel_solver.scoundrel.rating import CALIBRATION_TARGET, build_calibration
     rules = Rules()
     records = [analyse(deal(seed, rules), rules, seed).as_dict() for seed in range(1, 31)]
     cal = build_calibration({"solo": records})
@@ -241,7 +241,7 @@ def test_a_table_of_fewer_deals_than_planned_is_provisional_and_says_so(monkeypa
 
 @pytest.mark.parametrize("mode", ["solo", "coop"])
 def test_packaged_table_is_complete(mode):
-    from scoundrel_solver.rating import CALIBRATION_TARGET
+    from scoundrel_solver.scoundrel.rating import CALIBRATION_TARGET
     table = calibration()[mode]
     assert table["deals"] >= CALIBRATION_TARGET and not table.get("provisional", False)
 
@@ -285,7 +285,7 @@ def test_undecided_checks_never_lead_the_canonical_line_off_the_optimum(monkeypa
     no move known to keep the optimum, an exact search picks one, so the line
     the features are measured on is still optimal (it used to take the first
     move, which could lose the deal)."""
-    import scoundrel_solver.rating as rating_mod
+    import scoundrel_solver.scoundrel.rating as rating_mod
     calls = []
     real = rating_mod._optimal_kind
     monkeypatch.setattr(rating_mod, "_optimal_kind", lambda *a, **kw: calls.append(1) or real(*a, **kw))
@@ -311,7 +311,7 @@ def _calibration_script():
 
 def _fake_records(seeds, shift=0.0):
     import random
-    from scoundrel_solver.rating import FEATURES
+    from scoundrel_solver.scoundrel.rating import FEATURES
     rng = random.Random(5)
     recs = []
     for seed in seeds:
@@ -323,7 +323,7 @@ def _fake_records(seeds, shift=0.0):
 def test_split_half_check_of_a_calibration():
     """``build`` says how far labels move when the table doubles: none when the later half
     of the deals is distributed as the earlier, many when it is not."""
-    from scoundrel_solver.rating import build_calibration
+    from scoundrel_solver.scoundrel.rating import build_calibration
     script = _calibration_script()
     same = _fake_records(range(1, 41)) + _fake_records(range(41, 81))     # the same features again
     cal = build_calibration({"solo": same})
@@ -361,7 +361,7 @@ def _records(mode: str, seeds) -> dict:
 
 
 def test_packaged_table_is_rebuilt_from_the_records_byte_for_byte():
-    from scoundrel_solver.rating import build_calibration
+    from scoundrel_solver.scoundrel.rating import build_calibration
     recs = {m: [json.loads(x) for x in (RECORDS / f"calibration-{m}.jsonl").read_text().splitlines()]
             for m in ("solo", "coop")}
     assert build_calibration(recs) == calibration()
@@ -371,7 +371,7 @@ def test_a_calibration_deal_rated_live_gets_the_label_of_its_record():
     """The table is built from records whose features are rounded to 6 decimals;
     a live rating ranks its features at that precision, so it ties the table's
     values exactly as its record does (ties count half)."""
-    from scoundrel_solver.rating import rate_record
+    from scoundrel_solver.scoundrel.rating import rate_record
     rules, cal = Rules(), calibration()
     records = _records("solo", list(range(1, 41)) + list(TIE_SEEDS))
     assert set(TIE_SEEDS) <= set(records)
@@ -389,7 +389,7 @@ def test_a_calibration_deal_rated_live_gets_the_label_of_its_record():
 
 
 def test_a_coop_calibration_deal_rated_live_gets_the_label_of_its_record():
-    from scoundrel_solver.rating import rate_record
+    from scoundrel_solver.scoundrel.rating import rate_record
     rules = Rules(mode="coop")
     seed = COOP_TIE_SEED
     rec = _records("coop", [seed])[seed]
@@ -405,7 +405,7 @@ def test_node_limited_coop_checks_search_as_daily_v1_and_v2(monkeypatch, check_n
     """Co-op win checks stopped at a node limit (daily methods v1/v2) depend on the
     search, so they run with the core's search of then (``frozen``: the knobs of
     core.FROZEN_KNOBS off), node for node; exact checks use today's search."""
-    from scoundrel_solver.search import load_core
+    from scoundrel_solver.scoundrel.search import load_core
     core = load_core()
     made = []
     real = core.new_searcher

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoundrel_solver.cards import JOKER, full_pack, parse_cards
-from scoundrel_solver.notation import format_line, replay
-from scoundrel_solver.reference import memo_key, solve_reference
-from scoundrel_solver.rules import Rules
-from scoundrel_solver.search import solve
-from scoundrel_solver.state import AVOID, Avoid, State, Take
+from scoundrel_solver.scoundrel.cards import JOKER, full_pack, parse_cards
+from scoundrel_solver.scoundrel.notation import format_line, replay
+from scoundrel_solver.scoundrel.reference import memo_key, solve_reference
+from scoundrel_solver.scoundrel.rules import Rules
+from scoundrel_solver.scoundrel.search import solve
+from scoundrel_solver.scoundrel.state import AVOID, Avoid, State, Take
 
 
 def new(cards: str, **rules) -> State:

@@ -17,7 +17,7 @@ import pytest
 
 from clitools import invoke
 from scoundrel_solver import AVOID, Rules, State, deal, parse_cards, schema, solve
-from scoundrel_solver.hints import TablePosition, exact_hint, make_table_position, table_hint
+from scoundrel_solver.scoundrel.hints import TablePosition, exact_hint, make_table_position, table_hint
 from scoundrel_solver.jsonform import FILE_LINES, TYPES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -303,7 +303,7 @@ def test_a_table_hint_whose_searches_all_stopped_prints_null_not_nan():
     """Every order stopped by the node limit before a line: no mean score.  It is
     null (NaN is not JSON, and json.loads would let it through the schema)."""
     from scoundrel_solver.cli.render import json_text
-    from scoundrel_solver.hints import SolveCache
+    from scoundrel_solver.scoundrel.hints import SolveCache
     pos = make_table_position(Rules(), parse_cards("3C QC 8D KC"))
     hint = table_hint(pos, samples=2, max_nodes=1, engine="reference", cache=SolveCache())
     out = check(hint.as_dict())

@@ -1,4 +1,4 @@
-"""The optimal line of fewest rooms (solver/_shortest.pyx, solve(shortest=True)).
+"""The optimal line of fewest rooms (solver/scoundrel/_shortest.pyx, solve(shortest=True)).
 
 Checked against a plain breadth-first search over the rules engine
 (``lines.fewest_rooms_reference``) on random small positions in every rule set,
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoundrel_solver import Rules, State, deal, replay, solve
-from scoundrel_solver.lines import fewest_rooms_reference, rooms_to_clear, shortest_line
-from scoundrel_solver.search import load_core
+from scoundrel_solver.scoundrel.lines import fewest_rooms_reference, rooms_to_clear, shortest_line
+from scoundrel_solver.scoundrel.search import load_core
 
 from test_core import ALL_RULES, SETTINGS, positions, rules_id
 

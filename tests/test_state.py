@@ -3,10 +3,10 @@ from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
-from scoundrel_solver.cards import JOKER, full_pack, parse_card, parse_cards
-from scoundrel_solver.deal import deal
-from scoundrel_solver.rules import Rules, RulesError
-from scoundrel_solver.state import AVOID, BARE, WEAPON_MODE, Hero, IllegalMove, PositionError, State, Take
+from scoundrel_solver.scoundrel.cards import JOKER, full_pack, parse_card, parse_cards
+from scoundrel_solver.scoundrel.deal import deal
+from scoundrel_solver.scoundrel.rules import Rules, RulesError
+from scoundrel_solver.scoundrel.state import AVOID, BARE, WEAPON_MODE, Hero, IllegalMove, PositionError, State, Take
 
 C = parse_card
 

@@ -15,8 +15,9 @@ import pytest
 
 from clitools import invoke
 from scoundrel_solver import Rules
-from scoundrel_solver.batch import (BatchError, ResultsFile, Settings, parse_seeds, read_records, seeds_text, solve_seed,
-                          summarise, wilson)
+from scoundrel_solver.batch import BatchError, parse_seeds, seeds_text
+from scoundrel_solver.intervals import wilson
+from scoundrel_solver.scoundrel.stats import ResultsFile, Settings, read_records, solve_seed, summarise
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLO = Rules().as_dict()
@@ -25,7 +26,7 @@ RECORD_KEYS = {"seed", "rules", "score", "won", "exact", "limit", "nodes", "seco
 
 @pytest.fixture
 def core(monkeypatch):
-    pytest.importorskip("scoundrel_solver._core")
+    pytest.importorskip("scoundrel_solver.scoundrel._core")
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
 
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from scoundrel_solver import Rules, State, deal, solve
-from scoundrel_solver.hints import SolveCache, TablePosition, score_range, table_hint
+from scoundrel_solver.scoundrel.hints import SolveCache, TablePosition, score_range, table_hint
 
 from clitools import invoke
 from test_schema import check

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from scoundrel_solver import Rules, solve
-from scoundrel_solver.notation import replay
-from scoundrel_solver.search import load_core, start_state
+from scoundrel_solver.scoundrel.notation import replay
+from scoundrel_solver.scoundrel.search import load_core, start_state
 
 RULES = [Rules(mode="solo", flee=f, durability=d) for f in ("classic", "easy", "hard")
          for d in ("strict", "lenient")] + [Rules(mode="coop", durability=d) for d in ("strict", "lenient")]
@@ -215,7 +215,7 @@ def test_cli_default_threads_are_the_cores():
     """solve, rate and hint search on every core this process may use, unless told."""
     import os
     from scoundrel_solver.cli.options import default_threads
-    from scoundrel_solver.search import MAX_THREADS
+    from scoundrel_solver.scoundrel.search import MAX_THREADS
     assert default_threads() == max(1, min(MAX_THREADS, len(os.sched_getaffinity(0))))
 
 
@@ -255,7 +255,7 @@ def test_cli_hint_threads(always_threads):
     import json
     from click.testing import CliRunner
     from scoundrel_solver.cli.main import cli
-    from scoundrel_solver.hints import CACHE
+    from scoundrel_solver.scoundrel.hints import CACHE
     base = ["hint", "--seed", "3", "--json"]
     answers = []
     for extra in (["--time", "0", "--threads", "1"], ["--time", "0", "--threads", "2"],
@@ -276,7 +276,7 @@ def test_cli_play_threads(always_threads):
     import json
     from click.testing import CliRunner
     from scoundrel_solver.cli.main import cli
-    from scoundrel_solver.hints import CACHE
+    from scoundrel_solver.scoundrel.hints import CACHE
     line = json.loads(CliRunner().invoke(cli, ["--seed", "3", "--json"]).output)["line"]
     moves = "hint\n" + line.replace(" | ", "\nhint\n") + "\n"
     outs = []

@@ -21,18 +21,18 @@ step by step, written for clarity rather than speed: every chain state reached i
 followed (none is pruned), and the gain of a chain's kills in a room is recomputed
 each time by its plain sum over the room's monsters.  So it is an independent check
 of faster versions of that code.  The docstrings of those functions in
-``solver/_bounds.pyx`` explain what each step means; the comments here only say
+``solver/scoundrel/_bounds.pyx`` explain what each step means; the comments here only say
 which C function each part transcribes.
 """
 from __future__ import annotations
 
-# the kinds of cards (solver/_types.pxd)
+# the kinds of cards (solver/scoundrel/_types.pxd)
 MONSTER = 0
 POTION = 1
 WEAPON = 2
 JOKER_CODE = 52
 
-# the kinds of rooms of the programme (solver/_bounds.pyx)
+# the kinds of rooms of the programme (solver/scoundrel/_bounds.pyx)
 W_FINAL = 0        # the final room: every card taken, none carried on
 W_NEW = 1          # a room without a carried card: one of its cards is carried on
 W_CARRY = 2        # a room with a carried card: it or one new card is carried on

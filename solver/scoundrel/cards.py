@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from .errors import InputError
+from ..errors import InputError
 
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"

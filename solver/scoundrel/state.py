@@ -10,7 +10,7 @@
 """
 from __future__ import annotations
 
-from .errors import InputError
+from ..errors import InputError
 
 from dataclasses import dataclass, replace
 from typing import Optional

@@ -23,126 +23,23 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from lru import LRU
-
+from ..errors import InputError
+from ..intervals import mean_ci, wilson
 from .cards import JOKER, MONSTER, WEAPON, Card, CardError, full_pack, parse_card
-from .errors import InputError
-from .intervals import mean_ci, wilson
 from .rules import MAX_HEALTH, Rules
-from .search import DEFAULT_TT_MB, default_engine, load_core
-from .state import Avoid, Hero, PositionError, State, position_head
-
-DEFAULT_SAMPLES = 100
-DEFAULT_RNG_SEED = 1
-# Enumerate every distinct order of the unseen cards when there are at most
-# this many (or at most --samples, if larger): the clairvoyant figure is then the
-# mean over every order, with no sampling error -- still a bound, never the value
-# of a player who cannot see the order.
-ENUMERATE_LIMIT = 720
-
-
-# ------------------------------------------------------------------ cache
-
-def position_key(state: State) -> tuple:
-    """What the future of ``state`` depends on (not how it was reached)."""
-    return (state.rules, state.dungeon, state.room, state.heroes, state.leader, state.taken,
-            state.potion_used, state.help_used, state.avoided_last, state.dead,
-            state.last_card if state.finished else None)
-
-
-class SolveCache:
-    """An LRU of proven position values, shared by every hint in the process."""
-
-    def __init__(self, size: int = 200_000):
-        self._lru = LRU(size)
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, state: State):
-        value = self._lru.get(position_key(state))
-        if value is None:
-            self.misses += 1
-        else:
-            self.hits += 1
-        return value
-
-    def put(self, state: State, score: int) -> None:
-        self._lru[position_key(state)] = score
-
-    def __len__(self) -> int:
-        return len(self._lru)
-
-    def clear(self) -> None:
-        self._lru.clear()
-        self.hits = self.misses = 0
-
-
-CACHE = SolveCache()
-
-
-_SEARCHERS = LRU(4)
-
-
-def _searcher(core, rules: Rules, tt_mb: int, threads: int = 1):
-    """One core searcher per rule set, table size and thread count, kept for the
-    process: its table carries over from hint to hint (positions of one deal, or
-    the same sampled orders asked again part-way through a room)."""
-    key = (rules, tt_mb, threads)
-    s = _SEARCHERS.get(key)
-    if s is None:
-        s = core.new_searcher(rules, tt_mb, threads=threads)
-        _SEARCHERS[key] = s
-    return s
-
-
-class _Valuer:
-    """Exact values of positions of one rule set, through one reused table.
-
-    Only proven values are cached; a search stopped by a limit is reported as
-    such (``exact`` False) and never stored.
-    """
-
-    def __init__(self, rules: Rules, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
-                 cache: Optional[SolveCache] = None, engine: Optional[str] = None, threads: int = 1):
-        self.rules = rules
-        self.engine = engine or default_engine()
-        self.max_nodes = max_nodes
-        self.timeout = timeout
-        self.cache = CACHE if cache is None else cache
-        self.nodes = 0
-        self.solves = 0
-        self.exact = True
-        self.stopped = 0        # searches a limit stopped
-        self._searcher = None
-        if self.engine == "core":
-            self._core = load_core()
-            self._searcher = _searcher(self._core, rules, tt_mb, threads)
-
-    def value(self, state: State, progress=None) -> Optional[int]:
-        if state.finished:
-            return state.score
-        cached = self.cache.get(state)
-        if cached is not None:
-            return cached
-        self.solves += 1
-        if self.engine == "core":
-            out = self._core.search(state, max_nodes=self.max_nodes or 0, timeout=self.timeout or 0.0,
-                                    searcher=self._searcher, want_line=False, progress=progress)
-        else:
-            from .reference import solve_reference
-            out = solve_reference(state, max_nodes=self.max_nodes, timeout=self.timeout)
-        self.nodes += out["nodes"]
-        if not out["exact"]:
-            self.exact = False
-            self.stopped += 1
-            return out["score"]
-        self.cache.put(state, out["score"])
-        return out["score"]
+from .search import DEFAULT_TT_MB, default_engine
+from .state import Hero, PositionError, State
+# What a table position is, and how positions are valued, live in their own modules (the
+# belief search, the budgeted hint and the table policy need them without the hints); the
+# names are re-exported here, where callers have always found them.
+from .table import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, ENUMERATE_LIMIT, TablePosition,  # noqa: F401
+                    _check_playing, _multiset_permutations, _pack, _weapon_card, known_bottom_after,
+                    known_bottom_of_line, unseen_orders)
+from .valuer import _SEARCHERS, CACHE, SolveCache, _searcher, _Valuer, position_key  # noqa: F401
 
 
 # ------------------------------------------------------------ exact hints
@@ -224,7 +121,7 @@ class Hint:
     clairvoyant: Optional[str] = None  # the clairvoyant figures: "enumerated" or "sampled" orders
     clairvoyant_proven: bool = True   # no search limit was hit on a clairvoyant order
     sampled_leaves: bool = False      # depth-limited: some leaf's clairvoyant value was sampled
-    # the achievable figure of the recommended action (solver/achievable.py): "sampled_lower_bound",
+    # the achievable figure of the recommended action (solver/scoundrel/achievable.py): "sampled_lower_bound",
     # "lower_bound" (every order played: exact for the policy), or "none" (with the reason)
     achievable_figure: str = "none"
     achievable_reason: Optional[str] = None
@@ -272,12 +169,6 @@ class Hint:
                      achievable_planned=self.achievable_planned, achievable_stopped=self.achievable_stopped)
         d.update(nodes=self.nodes, solves=self.solves, seconds=round(self.seconds, 6))
         return d
-
-
-def _check_playing(state: State) -> None:
-    if state.finished:
-        verdict = "won" if state.won else "lost"
-        raise PositionError(f"the game is over ({verdict}, score {state.score}): there is no next move")
 
 
 def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, timeout=None,
@@ -400,148 +291,6 @@ def _budget_hint(state: State, budget: float, *, tt_mb: int, cache, workers, pro
 
 # ------------------------------------------------------------ table position
 
-def _pack(rules: Rules) -> Counter:
-    return Counter(rules.base_order())
-
-
-@dataclass(frozen=True)
-class TablePosition:
-    """What a player at a real table knows.
-
-    ``unseen`` are the face-down cards whose order is unknown (a sorted
-    tuple); ``bottom`` are face-down cards known to lie under them, in order
-    (rooms avoided earlier go under the dungeon face up, so the player knows
-    them).  Everything else is as in :class:`State`.
-    """
-
-    rules: Rules
-    room: tuple
-    heroes: tuple
-    unseen: tuple
-    bottom: tuple = ()
-    leader: int = 0
-    taken: int = 0
-    potion_used: tuple = (False, False)
-    help_used: bool = False
-    avoided_last: bool = False
-    room_number: Optional[int] = None   # when known (from a game); a real table need not say
-
-    @classmethod
-    def from_state(cls, state: State, known_bottom: int = 0) -> "TablePosition":
-        """Hide the order of ``state``'s dungeon, except its last ``known_bottom`` cards."""
-        _check_playing(state)
-        k = max(0, min(known_bottom, len(state.dungeon)))
-        split = len(state.dungeon) - k
-        return cls(rules=state.rules, room=state.room, heroes=state.heroes,
-                   unseen=tuple(sorted(state.dungeon[:split])), bottom=tuple(state.dungeon[split:]),
-                   leader=state.leader, taken=state.taken, potion_used=state.potion_used,
-                   help_used=state.help_used, avoided_last=state.avoided_last, room_number=state.rooms_done + 1)
-
-    def state(self, order) -> State:
-        """The full position if the unseen cards lie in ``order`` (top first)."""
-        return State(rules=self.rules, dungeon=tuple(order) + self.bottom, room=self.room, heroes=self.heroes,
-                     leader=self.leader, taken=self.taken, potion_used=self.potion_used,
-                     help_used=self.help_used, avoided_last=self.avoided_last,
-                     rooms_done=(self.room_number or 1) - 1)
-
-    @property
-    def final_room(self) -> bool:
-        return not self.unseen and not self.bottom
-
-    def classes(self) -> list:
-        """The unseen cards grouped by what they do (kind and value): cards of
-        one group are interchangeable for the rules, so only the order of the
-        groups matters."""
-        groups = Counter((c.kind, c.value) for c in self.unseen)
-        return sorted(groups.items())
-
-    def distinct_orders(self) -> int:
-        counts = [n for _, n in self.classes()]
-        total = math.factorial(sum(counts))
-        for n in counts:
-            total //= math.factorial(n)
-        return total
-
-    def as_dict(self) -> dict:
-        """The position as JSON (``$defs/position`` of the shipped schema), as
-        :meth:`State.as_dict` but with ``unseen`` and ``bottom`` for the
-        face-down cards; ``hint --position`` reads it back."""
-        return {
-            **position_head(self),
-            "unseen": [str(c) for c in self.unseen],
-            "bottom": [str(c) for c in self.bottom],
-            "room_number": self.room_number,
-            "final_room": self.final_room,
-            "finished": False,
-            "won": None,
-            "score": None,
-            "dungeon_left": len(self.unseen) + len(self.bottom),
-        }
-
-
-def _weapon_card(value: int) -> Card:
-    return Card(value, "D")
-
-
-def _multiset_permutations(items: list):
-    """Every distinct order of ``items`` (sorted), in lexicographic order."""
-    a = sorted(items)
-    n = len(a)
-    while True:
-        yield list(a)
-        i = n - 2
-        while i >= 0 and not a[i] < a[i + 1]:
-            i -= 1
-        if i < 0:
-            return
-        j = n - 1
-        while not a[i] < a[j]:
-            j -= 1
-        a[i], a[j] = a[j], a[i]
-        a[i + 1:] = reversed(a[i + 1:])
-
-
-def unseen_orders(cards, samples: int, rng_seed: int, enumerate_limit: int):
-    """Orders of the face-down ``cards`` to solve: ``(enumerated, orders)``.
-
-    Cards of one class (kind and value) are interchangeable, so an order is its
-    class sequence, each class giving its cards in the order ``cards`` lists
-    them.  Every distinct sequence when there are at most
-    ``max(samples, enumerate_limit)`` (``enumerated`` True, lexicographic),
-    else ``samples`` shuffles of the classes in ``cards``' order drawn with
-    ``rng_seed``.  ``orders`` yields tuples of cards, top first.
-    """
-    by_class = {}
-    for card in cards:
-        by_class.setdefault((card.kind, card.value), []).append(card)
-    labels = [(c.kind, c.value) for c in cards]
-    distinct = math.factorial(len(labels))
-    for group in by_class.values():
-        distinct //= math.factorial(len(group))
-    enumerated = distinct <= max(samples, enumerate_limit)
-    if enumerated:
-        sequences = _multiset_permutations(labels)
-    else:
-        rng = random.Random(rng_seed)
-
-        def draws():
-            for _ in range(samples):
-                seq = list(labels)
-                rng.shuffle(seq)
-                yield seq
-        sequences = draws()
-
-    def orders():
-        for seq in sequences:
-            used = {k: 0 for k in by_class}
-            order = []
-            for lab in seq:
-                order.append(by_class[lab][used[lab]])
-                used[lab] += 1
-            yield tuple(order)
-    return enumerated, orders()
-
-
 @dataclass(frozen=True)
 class TableActionValue:
     """One legal action at a real table, with its two figures, named for what they are.
@@ -567,7 +316,7 @@ class TableActionValue:
     clairvoyant_mean_high: Optional[float] = None
     samples: int = 0
     # the recommended action only: a policy that cannot see the order played forward
-    # (solver/achievable.py), a lower bound estimate; None where not played
+    # (solver/scoundrel/achievable.py), a lower bound estimate; None where not played
     achievable: Optional[object] = None     # achievable.PolicyGames
 
     def as_dict(self) -> dict:
@@ -735,7 +484,7 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
             per_solve = min(timeout, seconds) if timeout else seconds
         if (engine or default_engine()) == "core" and len(position.unseen) <= MAX_UNSEEN and not max_nodes \
                 and not (timeout and deadline is None):
-            # the C engine (solver/_belief.pyx); its leaves are solved by its own
+            # the C engine (solver/scoundrel/_belief.pyx); its leaves are solved by its own
             # searcher, within the budget's clock (per-leaf limits: the Python search).
             # Sampled depth-0 leaves use common orders (the same orders wherever the
             # unseen cards are the same), so the actions are compared on the same
@@ -833,38 +582,6 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
 
 
 # ------------------------------------------------------- known bottom cards
-
-def known_bottom_after(state: State, action, known: int) -> int:
-    """How many cards at the bottom of the dungeon a player knows after ``action``.
-
-    An avoided room goes under the dungeon face up, in row order, so its
-    cards are known; dealing eats the unknown cards first.
-    """
-    after = state.play(action)
-    if after.finished:
-        return 0
-    pile = len(state.dungeon)
-    if isinstance(action, Avoid):
-        pile += len(state.room)
-        known += len(state.room)
-    dealt = pile - len(after.dungeon)
-    unknown = pile - known
-    if dealt > unknown:
-        known -= dealt - unknown
-    return max(0, min(known, len(after.dungeon)))
-
-
-def known_bottom_of_line(start: State, actions) -> int:
-    """Play ``actions`` (a flat list) from ``start``; return the known bottom count."""
-    known = 0
-    state = start
-    for action in actions:
-        known = known_bottom_after(state, action, known)
-        state = state.play(action)
-    return known
-
-
-# ------------------------------------------------- building a table position
 
 def _parse_weapon(token) -> Optional[int]:
     """``7D``, ``7`` or ``none`` / ``-`` -> weapon value (None for no weapon)."""

@@ -50,7 +50,7 @@ from .state import Avoid, State
 
 # What an action leads to, before or after the deal: a finished game, a known
 # position (nothing unseen) or another belief.
-Node = Union[State, "TablePosition"]  # noqa: F821  (TablePosition: see hints)
+Node = Union[State, "TablePosition"]  # noqa: F821  (TablePosition: see table.py)
 
 ONE, ZERO = Fraction(1), Fraction(0)
 
@@ -63,7 +63,7 @@ def card_class(card) -> tuple:
 def _belief_of(state: State, unseen: tuple, bottom_from: int):
     """The belief a player has after ``state`` was reached: ``state.dungeon[:bottom_from]``
     are the unseen cards (any order), the rest the known bottom."""
-    from .hints import TablePosition
+    from .table import TablePosition
     return TablePosition(rules=state.rules, room=state.room, heroes=state.heroes,
                          unseen=tuple(sorted(unseen)), bottom=tuple(state.dungeon[bottom_from:]),
                          leader=state.leader, taken=state.taken, potion_used=state.potion_used,

@@ -7,7 +7,7 @@ Method (``scoundrel-solve generate``):
    the difficulty asked for, ``start`` and the count.
 2. Each candidate is rated (:func:`solver.rating.rate`: an exact solve, the
    features, and the label from the packaged calibration
-   ``solver/data/calibration.json``).
+   ``solver/scoundrel/data/calibration.json``).
 3. A candidate is kept when the exact solve proves it winnable, its label is
    the difficulty asked for (if any), and its deck differs from every deck
    already kept.  (Every win check of a rating is exact, so ``undecided`` is 0;
@@ -27,10 +27,12 @@ from functools import partial
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from .batch import JsonLines, ordered_map, read_json_lines, rules_problem, seed_problem
+from ..batch import JsonLines, ordered_map, read_json_lines, seed_problem
+
+from .stats import rules_problem
 from .daily import rules_key
 from .deal import MAX_SEED, check_seed, deal
-from .errors import InputError
+from ..errors import InputError
 from .notation import format_line
 from .rating import LABEL_NAMES, Rating, calibration, rate
 from .rules import Rules

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from .rules import Rules
-from .shuffle import MASK64, MAX_SEED, SeedError, check_seed, shuffled, splitmix64  # noqa: F401 (re-exported)
+from ..shuffle import MASK64, MAX_SEED, SeedError, check_seed, shuffled, splitmix64  # noqa: F401 (re-exported)
 
 
 def deal(seed: int, rules: Rules = Rules()) -> tuple:

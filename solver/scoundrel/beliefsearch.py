@@ -90,7 +90,7 @@ class BeliefSearch(_Budgeted):
     def __init__(self, rules: Rules, valuer=None, *, max_beliefs: Optional[int] = None,
                  timeout: Optional[float] = None, horizon: Optional[int] = None,
                  samples: int = 100, rng_seed: int = 1, enumerate_limit: int = 720):
-        from .hints import _Valuer
+        from .valuer import _Valuer
         self.rules = rules
         self.valuer = valuer or _Valuer(rules, tt_mb=64)
         self.max_beliefs = max_beliefs
@@ -236,7 +236,7 @@ class BeliefSearch(_Budgeted):
     # ------------------------------------------------------ clairvoyant leaves
     def _clairvoyant(self, state: State, n: int) -> tuple:
         """The clairvoyant value of a belief, scaled by ``n!`` (floats)."""
-        from .hints import unseen_orders
+        from .table import unseen_orders
         self.horizon_leaves += 1
         self._check_time()
         unseen, below = state.dungeon[:n], state.dungeon[n:]
@@ -293,7 +293,7 @@ MAX_UNSEEN = 30   # _belief.pyx's values are n! * scores in 128-bit integers
 
 class CoreBeliefSearch(_Budgeted):
     """The same search as :class:`BeliefSearch`, with the beliefs searched in C
-    (``solver/_belief.pyx``: beliefs valued at room starts, each room enumerated
+    (``solver/scoundrel/_belief.pyx``: beliefs valued at room starts, each room enumerated
     by the core's room enumeration with its Pareto fronts, chance nodes over
     class sequences, or multisets where the row's order cannot matter,
     leaves solved by the core's own driver).  Same interface, same values (the

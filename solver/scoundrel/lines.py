@@ -178,7 +178,7 @@ def shortest_line(start: State, line, score: Optional[int] = None, *, max_nodes:
     (:func:`cut_cycles`), never longer than ``line``.
     """
     from .notation import replay, resolved_line
-    from .search import LINE_NODES, load_core
+    from .engine import LINE_NODES, load_core
     t0 = time.perf_counter()
     given = resolved_line(start, line)
     end = replay(start, given)[-1]

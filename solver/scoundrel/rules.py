@@ -7,7 +7,7 @@ Rules(mode='solo', flee='classic', durability='strict', deck_size=52)
 """
 from __future__ import annotations
 
-from .errors import InputError
+from ..errors import InputError
 
 from dataclasses import dataclass, field
 

@@ -27,8 +27,8 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from .errors import InputError
-from .intervals import ScoreSample
+from ..errors import InputError
+from ..intervals import ScoreSample
 
 # The rule played forward by the hint (decided by measurement, benchmarks/README.md
 # "Achievable figure"): the exact belief search with at most HINT_EXACT_UNSEEN unseen
@@ -84,8 +84,8 @@ def play_policy(position, action, *, games: int, rng_seed: int, deadline: Option
     most ``games``), in that order, until ``deadline`` (a ``time.perf_counter()``
     instant; None: every game).  A game the deadline interrupts is not counted.
     """
-    from .explain import TablePolicy, _OutOfTime
-    from .hints import unseen_orders
+    from .policy import TablePolicy, _OutOfTime
+    from .table import unseen_orders
 
     t0 = time.perf_counter()
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:

@@ -23,7 +23,6 @@ by default), each with its own search table kept from hint to hint.
 """
 from __future__ import annotations
 
-import atexit
 import concurrent.futures as cf
 import multiprocessing
 import os
@@ -31,13 +30,13 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from ..pools import DEFAULT_WORKERS, Inline, drop_pool, pool, workers_default
 from .cards import POTION, WEAPON
 from .rules import MAX_HEALTH
 from .search import DEFAULT_TT_MB, load_core
 from .state import State
 
 DEFAULT_TIME = 2.0      # seconds: what a player waits for; 0 = until every figure is exact
-DEFAULT_WORKERS = 2     # processes (the machines this runs on have 2 cores or more)
 MIN_SLICE = 0.05        # seconds: a shorter search proves too little to be worth handing out
 TICK = 0.1              # seconds between looks at the workers (and the progress line)
 
@@ -106,7 +105,7 @@ def run_task(kind: str, state: State, timeout: float, tt_mb: int) -> tuple:
     ``kind`` is ``"verdict"`` (does the optimum reach a win, score >= 1?) or
     ``"score"`` (the exact value).  ``timeout`` 0 means no limit.
     """
-    from .hints import _searcher     # the per-process table, shared with exact_hint
+    from .valuer import _searcher     # the per-process table, shared with exact_hint
     core = load_core()
     s = _searcher(core, state.rules, tt_mb)
     if kind == "verdict":
@@ -116,56 +115,6 @@ def run_task(kind: str, state: State, timeout: float, tt_mb: int) -> tuple:
         out = core.search(state, timeout=timeout, searcher=s, want_line=False)
         lo, hi = _search_bounds(out, list(s.test_log))
     return lo, hi, out["nodes"]
-
-
-# ------------------------------------------------------------------ the pool
-
-_POOL = None
-_POOL_SIZE = 0
-
-
-def _context():
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
-def pool(workers: int):
-    """The process pool, made once and kept: its workers' tables carry over
-    from hint to hint (a ``play`` session asks many of one deal)."""
-    global _POOL, _POOL_SIZE
-    if _POOL is None or _POOL_SIZE != workers:
-        if _POOL is not None:
-            _POOL.shutdown(wait=True)
-        _POOL = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context())
-        _POOL_SIZE = workers
-    return _POOL
-
-
-def _drop_pool():
-    global _POOL, _POOL_SIZE
-    if _POOL is not None:
-        _POOL.shutdown(wait=False, cancel_futures=True)
-    _POOL, _POOL_SIZE = None, 0
-
-
-@atexit.register
-def _close_pool():
-    global _POOL, _POOL_SIZE
-    if _POOL is not None:
-        _POOL.shutdown(wait=True)     # before the interpreter tears down what the pool's thread uses
-    _POOL, _POOL_SIZE = None, 0
-
-
-class _Inline:
-    """One worker: run each task at once in this process (no pool)."""
-
-    def submit(self, fn, *args):
-        f = cf.Future()
-        try:
-            f.set_result(fn(*args))
-        except BaseException as exc:      # handed back as a pool would
-            f.set_exception(exc)
-        return f
 
 
 # ------------------------------------------------------------------ scheduler
@@ -222,7 +171,7 @@ def solve_actions(children: list, seconds: float, *, tt_mb: int = DEFAULT_TT_MB,
     score_q = []
     running = {}            # future -> (kind, index)
     nodes = tasks = 0
-    executor = _Inline() if workers <= 1 else pool(workers)
+    executor = Inline() if workers <= 1 else pool(workers)
 
     def queue_scores():
         # exact scores: proven wins first, the highest lower bound first (the
@@ -279,10 +228,6 @@ def solve_actions(children: list, seconds: float, *, tt_mb: int = DEFAULT_TT_MB,
             report()
     except BaseException:
         if workers > 1:
-            _drop_pool()    # a worker may be mid-search: start afresh next time
+            drop_pool()    # a worker may be mid-search: start afresh next time
         raise
     return figures, nodes, tasks
-
-
-def workers_default() -> int:
-    return max(1, min(DEFAULT_WORKERS, os.cpu_count() or 1))

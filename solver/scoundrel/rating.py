@@ -25,7 +25,7 @@ challenge picked by difficulty stays the same).  The effort of the proof
 (search nodes) is reported but not scored, for that reason.
 
 Each feature is turned into its percentile among the winnable deals of the
-calibration set (``solver/data/calibration.json``, rebuilt by
+calibration set (``solver/scoundrel/data/calibration.json``, rebuilt by
 ``benchmarks/calibrate_rating.py``), and the difficulty is the weighted mean
 of those percentiles (weights in :data:`WEIGHTS`), itself expressed as a
 percentile of the calibration set: 0 = the easiest deal seen, 100 = the

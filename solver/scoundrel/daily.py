@@ -16,7 +16,7 @@ Method ``v1``:
    first 8 bytes, big-endian, of SHA-256(``<key>/<k>``).
 3. The challenge is the first candidate that an exact solve proves winnable
    and, with a difficulty, whose rating (``solver.rating`` with the
-   calibration table of version 1, ``solver/data/calibration-v1.json``,
+   calibration table of version 1, ``solver/scoundrel/data/calibration-v1.json``,
    ranking the unrounded features) has that label and no undecided win check
    (none in solo; in co-op a check stopped at its node limit would make the
    label depend on the search, so such a candidate is passed over).
@@ -51,9 +51,9 @@ from functools import partial
 from importlib import resources
 from typing import Optional
 
-from .batch import ordered_map
+from ..batch import ordered_map
 from .deal import deal
-from .errors import InputError
+from ..errors import InputError
 from .rating import DECIDE_NODES_COOP, FEATURE_DECIMALS, LABEL_NAMES, Rating, analyse, apply_calibration
 from .rules import Rules
 

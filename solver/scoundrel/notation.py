@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from .errors import InputError
+from ..errors import InputError
 
 import re
 
