@@ -287,7 +287,7 @@ def default_threads() -> int:
     goes on the threads from its first test in co-op, and in solo only past its first
     50,000 nodes, so small solo solves stay on one); ``hint`` solves that many actions
     at once.  The score, the line and every rating are the same whatever the count
-    (tests/test_threads.py); the speed-up (co-op 52 proofs 1-100 on a quiet 2-core
+    (tests/scoundrel/test_threads.py); the speed-up (co-op 52 proofs 1-100 on a quiet 2-core
     machine: 1.49 in total, 2026-12-02) is in benchmarks/README.md, "Both cores
     for one solve"."""
     from scoundrel_solver.scoundrel.search import MAX_THREADS

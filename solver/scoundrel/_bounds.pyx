@@ -169,7 +169,7 @@ cdef int strict_damage(Search *s, Tally *t, Heroes *hs) noexcept nogil:
     a monster value meeting its own weapon (the c best of the heroes' weapons that may
     meet it and the diamonds), but the values that c diamonds at least as strong kill for
     free are passed over (most of them: only the highest values cost).  The general path
-    of ``damage`` stays for the items of the loss bound; ``tests/test_core.py`` holds
+    of ``damage`` stays for the items of the loss bound; ``tests/scoundrel/test_core.py`` holds
     the two equal."""
     cdef int dia[32]
     cdef int cand[2]

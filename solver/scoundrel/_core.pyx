@@ -379,7 +379,7 @@ cdef class Searcher:
             out.append((1 << h.wr_bits) if h.wr_key != NULL else 0)
         return out
 
-    # for tests/test_memory.py: the table's bytes, and one doubling on demand
+    # for tests/scoundrel/test_memory.py: the table's bytes, and one doubling on demand
     def _tt_dump(self):
         return (<char *> self.st.tt.e)[:self.st.tt.buckets * BUCKET * sizeof(Entry)]
 
@@ -399,7 +399,7 @@ cdef class Searcher:
         _tally(S, n, t)
         return n
 
-    # for tests/test_core.py: _bounds.bound_at of a room start (card codes, room first;
+    # for tests/scoundrel/test_core.py: _bounds.bound_at of a room start (card codes, room first;
     # heroes as (health, weapon, last kill); nrot 2 when the room may be avoided), with
     # this searcher's knobs (``extra_only``: _bounds.wear_extra alone; with strict weapons,
     # of the heroes' lenient view)
@@ -415,7 +415,7 @@ cdef class Searcher:
             return _wear_extra(&self.st, S, n, nrot, &hs, &t)
         return _bound_at(&self.st, &t, &hs, S, n, nrot, &slack)
 
-    # for tests/test_core.py: the bound of a room start known to be lost, as a search whose
+    # for tests/scoundrel/test_core.py: the bound of a room start known to be lost, as a search whose
     # root is proven lost bounds it (``no_win``): loss_all 1 (the loss bound), or with
     # ``refine`` 3 (also _bounds.loss_refine)
     def _loss_bound_at(self, list cards, list heroes, int nrot, bint refine=True):
@@ -435,7 +435,7 @@ cdef class Searcher:
             self.st.loss_all = keep
         return ub
 
-    # for tests/test_core.py: _bounds.damage of the cards with the heroes as (health, weapon,
+    # for tests/scoundrel/test_core.py: _bounds.damage of the cards with the heroes as (health, weapon,
     # last kill): (its fast sum, as the bounds ask it, and the sum of its general path, which
     # also lists the monsters for the loss bound)
     def _damage_both(self, list cards, list heroes):
@@ -579,7 +579,7 @@ def decide(state, target, max_nodes=0, timeout=0.0, tt_mb=64, searcher=None, pro
 
 
 # Knobs every new searcher gets instead of its own: {"order_salt", "tt_mb",
-# "step", "frozen", "smp_from" (threads from the first test: tests/test_threads.py)} ("frozen": as new_searcher(frozen=True), for
+# "step", "frozen", "smp_from" (threads from the first test: tests/scoundrel/test_threads.py)} ("frozen": as new_searcher(frozen=True), for
 # benchmarks/memory.py --frozen).  Empty in normal use; set only by solver.search.perturbed_core, for
 # the tests that ratings and dailies do not depend on how the search goes.
 PERTURBATION = {}

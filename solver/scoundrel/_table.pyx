@@ -209,7 +209,7 @@ cdef void tt_grow(Table *t) noexcept nogil:
     old bucket ``o`` to ``o`` or ``o + nb`` and nothing else lands there: no
     entry is lost, and each new bucket holds its old bucket's entries for it
     in their old order, packed to the front, the rest zero -- the table that
-    re-inserting every entry into a fresh zeroed one gave (tests/test_memory.py
+    re-inserting every entry into a fresh zeroed one gave (tests/scoundrel/test_memory.py
     checks it byte for byte), so node counts do not depend on how it grew.
     """
     cdef uint64_t nb = t.buckets, o

@@ -32,7 +32,7 @@ In v1 and v2 each co-op win check of a candidate's rating stops after
 the search core's node counts.  Method ``v3`` (from 2027-02-01) is v2 with
 ``v3`` in the key and the id and every win check exact: its dailies are a
 function of the date, the options and the tables alone, whatever the core
-(tests/test_effort.py runs them under a perturbed core).
+(tests/scoundrel/test_effort.py runs them under a perturbed core).
 
 The co-op table entered version 1 on 2026-12-01, when the co-op calibration
 reached its 10,000 deals; before, co-op dailies had no label and a co-op

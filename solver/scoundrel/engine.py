@@ -52,7 +52,7 @@ def perturbed_core(order_salt: int = 0, tt_mb: Optional[float] = None, step: Opt
     ``order_salt``: the children of equal bound are searched in another
     order (one per salt); ``tt_mb``: every table that size at most (1: tiny,
     so most entries are lost); ``step``: the tests step down by this much.
-    Scores, ratings and dailies must come out the same (tests/test_effort.py);
+    Scores, ratings and dailies must come out the same (tests/scoundrel/test_effort.py);
     only node counts and, where optimal lines tie, the line found may change.
     For tests: it sets a module-level dict of the core, so it is neither
     thread-safe nor seen by worker processes (use ``jobs=1``).

@@ -194,7 +194,7 @@ def test_calibration_script_takes_known_solves_from_a_stats_file(tmp_path):
     import subprocess
     import sys
     from pathlib import Path
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     script = root / "benchmarks" / "calibrate_rating.py"
     stats = tmp_path / "stats.jsonl"
     assert run("stats", "--seeds", "1-4", "--out", str(stats), "--quiet").exit_code == 0
@@ -252,7 +252,7 @@ def test_calibration_script_grows_a_stats_file_with_the_deals_it_solves(tmp_path
     import subprocess
     import sys
     from pathlib import Path
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     script = root / "benchmarks" / "calibrate_rating.py"
     stats = tmp_path / "stats.jsonl"
     assert run("stats", "--seeds", "1-2", "--out", str(stats), "--quiet").exit_code == 0
@@ -302,7 +302,7 @@ def test_undecided_checks_never_lead_the_canonical_line_off_the_optimum(monkeypa
 def _calibration_script():
     import importlib.util
     from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "calibrate_rating.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "calibrate_rating.py"
     spec = importlib.util.spec_from_file_location("calibrate_rating", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -340,7 +340,7 @@ def test_split_half_check_of_a_calibration():
 
 
 # ------------------------------------------- live ratings agree with the table
-RECORDS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+RECORDS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 # Solo deals whose features tie the table's rounded values so that an
 # unrounded comparison gives them another label (benchmarks/rating_precision.py).
 TIE_SEEDS = (3, 28, 68, 78, 186, 214, 228, 257)

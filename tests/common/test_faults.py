@@ -30,7 +30,7 @@ from scoundrel_solver.cli.main import cli
 from scoundrel_solver.cli.stats import summary_lines
 from scoundrel_solver.errors import InputError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOLO = Rules().as_dict()
 HARD = ["--flee", "hard"]   # the fastest deals: a few ms each
 

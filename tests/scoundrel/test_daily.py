@@ -28,7 +28,7 @@ try:
 except Exception:  # pragma: no cover - depends on the build
     pytest.skip("daily challenges need the compiled search core", allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATE = "2026-03-14"
 
 
@@ -380,7 +380,7 @@ def test_golden_dailies_of_method_v2_never_change(ask, want):
 
 def test_each_date_has_one_method_in_force_and_any_method_can_be_asked_for():
     assert method_for(datetime.date(2026, 12, 31)) == "v1" and method_for(datetime.date(1, 1, 1)) == "v1"
-    # (v3 takes over on 2027-02-01: tests/test_effort.py)
+    # (v3 takes over on 2027-02-01: tests/scoundrel/test_effort.py)
     assert method_for(datetime.date(2027, 1, 1)) == method_for(datetime.date(2027, 1, 31)) == "v2"
     # a method's start never moves once its date has passed (the golden dailies rely on it)
     assert METHOD_SINCE["v2"] == datetime.date(2027, 1, 1)

@@ -19,7 +19,7 @@ from scoundrel_solver.batch import BatchError, parse_seeds, seeds_text
 from scoundrel_solver.intervals import wilson
 from scoundrel_solver.scoundrel.stats import ResultsFile, Settings, read_records, solve_seed, summarise
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOLO = Rules().as_dict()
 RECORD_KEYS = {"seed", "rules", "score", "won", "exact", "limit", "nodes", "seconds", "line"}
 
@@ -374,7 +374,7 @@ def test_audit_script_finds_a_wrong_stored_score(tmp_path):
     tampered score or line is reported and the script exits 1."""
     from pathlib import Path
     from scoundrel_solver import Rules, solve
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "audit_stats.py"
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "audit_stats.py"
     rules = {"mode": "solo", "durability": "strict", "flee": "classic"}
     res = solve(seed=7, rules=Rules(**rules))
     good = {"seed": 7, "rules": rules, "score": res.score, "exact": True, "line": res.line_text}

@@ -43,7 +43,7 @@ _VALUERS = {}
 def exact_score(state: State) -> int:
     """The exact optimum of a position of perfect information (the core through one
     table per rule set; the core is proven equal to the reference solver by
-    tests/test_core.py)."""
+    tests/scoundrel/test_core.py)."""
     valuer = _VALUERS.get(state.rules)
     if valuer is None:
         valuer = _VALUERS[state.rules] = _Valuer(state.rules, tt_mb=16)

@@ -15,7 +15,7 @@ Covered here: hypothesis differential tests on random small dungeons in all 6 so
 (flee classic/easy/hard x durability strict/lenient) and both co-op durabilities (with up
 to two jokers); the same from random mid-game positions (part-way through a room, after an
 avoid, co-op with the help card given or kept); a corpus of bigger positions solved once by
-the reference (``tests/corpus_known.jsonl``); core-only honesty on bigger random dungeons
+the reference (``tests/scoundrel/corpus_known.jsonl``); core-only honesty on bigger random dungeons
 and numbered deals; node and time limits; determinism; the pure-Python path and the
 missing-core error.
 
@@ -57,7 +57,7 @@ from scoundrel_solver.scoundrel.result import Result
 from scoundrel_solver.scoundrel.rules import Rules
 from scoundrel_solver.scoundrel.state import AVOID, Avoid, Hero, State, Take
 
-import wear_reference  # tests/wear_reference.py: _bounds.wear_extra in plain Python
+import wear_reference  # tests/scoundrel/wear_reference.py: _bounds.wear_extra in plain Python
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus_known.jsonl"
@@ -582,7 +582,7 @@ NUMBERED_DEALS = [
 @pytest.mark.parametrize("rules,seed", NUMBERED_DEALS,
                          ids=[f"{rules_id(r)}-seed{s}" for r, s in NUMBERED_DEALS])
 def test_numbered_deal_is_exact_replays_and_is_consistent(rules, seed):
-    state = State.new(scoundrel_solver.scoundrel.deal(seed, rules), rules)
+    state = State.new(scoundrel_solver.deal(seed, rules), rules)
     what = f"{rules!r} seed {seed}"
     result = core(state, what)
     assert result.exact is True and result.limit is None, f"not exact ({result.limit}) on {what}"
@@ -643,7 +643,7 @@ def test_known_core_failures_stay_fixed(deck, rules):
 @pytest.mark.parametrize("engine", ["core", "reference"])
 def test_node_limit_is_honest(engine):
     rules = Rules()
-    state = State.new(scoundrel_solver.scoundrel.deal(0, rules), rules)     # needs ~34000 core nodes
+    state = State.new(scoundrel_solver.deal(0, rules), rules)     # needs ~34000 core nodes
     optimum = core(state).score
     call = core if engine == "core" else reference
     result = call(state, max_nodes=50)
@@ -658,7 +658,7 @@ def test_node_limit_is_honest(engine):
 @pytest.mark.parametrize("engine", ["core", "reference"])
 @pytest.mark.parametrize("rules,seed", [(Rules(), 0), (Rules(flee="hard"), 2), (Rules(mode="coop"), 10)])
 def test_tiny_timeout_is_honest(engine, rules, seed):
-    state = State.new(scoundrel_solver.scoundrel.deal(seed, rules), rules)
+    state = State.new(scoundrel_solver.deal(seed, rules), rules)
     call = core if engine == "core" else reference
     result = call(state, timeout=1e-6)
     what = f"{rules!r} seed {seed} with timeout=1e-6 ({engine})"
@@ -705,7 +705,7 @@ def test_node_limits_on_small_dungeons(rules, data):
                                         (Rules(flee="easy"), 42), (Rules(mode="coop"), 10)],
                          ids=["classic-0", "hard-2", "easy-42", "coop-10"])
 def test_same_deal_same_line(rules, seed):
-    state = State.new(scoundrel_solver.scoundrel.deal(seed, rules), rules)
+    state = State.new(scoundrel_solver.deal(seed, rules), rules)
     first = core(state, f"{rules!r} seed {seed}")
     second = core(state, f"{rules!r} seed {seed}")
     assert (first.score, first.exact, first.line_text) == (second.score, second.exact, second.line_text)
@@ -720,7 +720,7 @@ def test_same_line_in_a_fresh_interpreter():
     env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          timeout=CORE_TIMEOUT, check=True).stdout.splitlines()
-    here = core(State.new(scoundrel_solver.scoundrel.deal(0, Rules()), Rules()))
+    here = core(State.new(scoundrel_solver.deal(0, Rules()), Rules()))
     assert out == [str(here.score), here.line_text]
 
 
@@ -1097,7 +1097,7 @@ def _wear_hook_case(case, durability):
 def test_wear_extra_equals_plain_reference(case):
     """``_bounds.wear_extra`` (the searcher's co-op default ``wear_look`` 5: not the
     carried-card variant) equals its plain Python transcription
-    (``tests/wear_reference.py``, which follows every chain state and sums each gain
+    (``tests/scoundrel/wear_reference.py``, which follows every chain state and sums each gain
     afresh) on co-op lenient room starts of 5-24 cards, after an avoid or not."""
     kind = case[0]
     searcher, codes, kills, nrot = _wear_hook_case(case, "lenient")

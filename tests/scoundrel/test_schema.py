@@ -20,7 +20,7 @@ from scoundrel_solver import AVOID, Rules, State, deal, parse_cards, schema, sol
 from scoundrel_solver.scoundrel.hints import TablePosition, exact_hint, make_table_position, table_hint
 from scoundrel_solver.jsonform import FILE_LINES, TYPES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = "5D 3S 4H 9C 2D 7S"                 # solo, optimal 18
 SEVEN = "5D 3S 4H 9C 2D 7S 6H 8S 2S"         # solo, three rooms
 COOP = "TD 6H 4S KH QS 2D"                   # co-op, optimal 36

@@ -95,7 +95,7 @@ def test_table_hint_position_gives_the_same_hint(tmp_path, args):
     samples += ["--time", "0"] if "--time" in args else []
     again = json.loads(hint_of_file(tmp_path, out["position"], *samples, "--json").stdout)
     # within the default --time, how many of the policy's games (the achievable_* figures) finish
-    # depends on the machine: compared without them (tests/test_achievable.py checks them)
+    # depends on the machine: compared without them (tests/scoundrel/test_achievable.py checks them)
     strip = lambda actions: [{k: v for k, v in a.items() if not k.startswith("achievable_")}  # noqa: E731
                              for a in actions]
     assert strip(again["actions"]) == strip(out["actions"]) and again["position"] == out["position"]

@@ -30,7 +30,7 @@ def run(*args, code=0):
 @pytest.fixture(autouse=True)
 def _slow_on_demand(request):
     """The tests marked slow run with ``pytest -m slow`` or SCOUNDREL_SLOW=1 only
-    (as in tests/test_core.py)."""
+    (as in tests/scoundrel/test_core.py)."""
     if request.node.get_closest_marker("slow"):
         import os
         expr = request.config.getoption("markexpr", "") or ""
@@ -215,7 +215,7 @@ def test_calibration_carries_over_records_without_undecided_checks(tmp_path):
     finished is copied as it is; one with an undecided check is analysed again."""
     import importlib.util
     from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "calibrate_rating.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "calibrate_rating.py"
     spec = importlib.util.spec_from_file_location("calibrate_rating", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

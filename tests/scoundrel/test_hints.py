@@ -301,7 +301,7 @@ def test_cli_illegal_move_names_move_room_and_reason():
 
 def _without_games(actions):
     """A table hint's actions without the achievable figure: within the default --time how many
-    of the policy's games finish depends on the machine (tests/test_achievable.py checks them)."""
+    of the policy's games finish depends on the machine (tests/scoundrel/test_achievable.py checks them)."""
     return [{k: v for k, v in a.items() if not k.startswith("achievable_")} for a in actions]
 
 

@@ -24,7 +24,7 @@ COOP_52_42 = ("8C 4H AC 2S 3S 2C 2H AD JD 6C 9S QH 3H 5S 7H 6D 3D 6S 7D 2D 8D 3C
 COOP_54_42 = ("5D 5S AC 9S 6S AH 9H 4S 9D 5C JD 3D 9C 8C 6C QS 3S 7H JK 7C AS KD KS TH 8S 6H 3H 3C QD "
               "4C 2H TD 4H 7D TS KH 7S JK 6D QH JC TC 8H JH 5H KC JS 2D AD 2C 2S QC 4D 8D")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = "5D 3S 4H 9C 2D 7S"  # solo, optimal 18: 5D 9Cw 4H | 7Sw 3Sw 2D
 
 

@@ -169,7 +169,7 @@ def test_hint_interrupted_by_ctrl_c_keeps_the_game(monkeypatch):
 def test_transcript_is_the_same_every_run():
     script = lines("hint", "3H 5D 5C", "hint table 2", "5S", "undo", "look", "q")
     # the table hint's achievable figure: how many of its policy games fit in the budget depends
-    # on the machine and the warm cache (tests/test_achievable.py checks the figure itself)
+    # on the machine and the warm cache (tests/scoundrel/test_achievable.py checks the figure itself)
     timed = ("  achievable by policy ", "  (a lower bound: ", "Achievable by a policy: ")
     same = lambda out: [x for x in out.splitlines() if not x.startswith(timed)]  # noqa: E731
     assert same(play("--seed", "42", input=script).stdout) == same(play("--seed", "42", input=script).stdout)

@@ -106,7 +106,7 @@ def test_real_table_hint_from_a_position(client):
                                                        "last_kill": 12, "gone": "5D 3H 7C 4H 9H AC QS 2C",
                                                        "samples": 5}))
     # how many of the policy's games (achievable_*) finish within the budget depends on the
-    # machine: compared without them (tests/test_achievable.py checks them)
+    # machine: compared without them (tests/scoundrel/test_achievable.py checks them)
     strip = lambda actions: [{k: v for k, v in a.items() if not k.startswith("achievable_")}  # noqa: E731
                              for a in actions]
     assert strip(by_flags["actions"]) == strip(got["actions"])

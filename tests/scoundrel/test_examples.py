@@ -1,6 +1,6 @@
 """Every example the project shows runs: each ``--help``, the README and docs/*.md.
 
-The examples are read from the texts themselves (tests/examples.py), so a new
+The examples are read from the texts themselves (tests/scoundrel/examples.py), so a new
 or edited example is tested without touching this file.  Each runs in a
 temporary directory (some write files); ``scoundrel-solve ...`` runs in-process
 (click's runner), ``echo/printf ... | scoundrel-solve ...`` with the text the
@@ -66,7 +66,7 @@ NOT_RUN = {
 }
 NOT_RUN_PREFIXES = {
     "python benchmarks/calibrate_rating.py": "the calibration of 10,000 deals a mode: hours; "
-                                             "tests/test_rating.py runs the script on 5 deals",
+                                             "tests/scoundrel/test_rating.py runs the script on 5 deals",
 }
 
 # Files an example reads that no example writes: made from the docs that define them.
