@@ -15,14 +15,12 @@ import click
 
 from scoundrel_solver import DEFAULT_TT_MB
 from scoundrel_solver.errors import OptionError
-from scoundrel_solver.scoundrel.answers import hint_budget, table_budget  # noqa: F401 (play and hint use them)
-from scoundrel_solver.scoundrel.game import DECK_PARAMS, RULE_PARAMS, Game, GameChoice  # noqa: F401
+from scoundrel_solver.scoundrel.game import DECK_PARAMS, RULE_PARAMS, Game, GameChoice  # noqa: F401 (commands take them here)
 from scoundrel_solver.scoundrel.rules import DECK_SIZES, DURABILITIES, FLEES, MODES
 from scoundrel_solver.scoundrel.search import default_threads  # noqa: F401 (the CLI's default, tests read it here)
 from scoundrel_solver.shuffle import MAX_SEED  # noqa: F401
 from scoundrel_solver.values import (MAX_JOBS, MAX_NODES, MAX_RNG_SEED, MAX_SAMPLES, MAX_SECONDS,  # noqa: F401
                                      MAX_TT_MB, one_of, seconds, whole_number)
-
 
 
 class WholeNumber(click.ParamType):

@@ -21,8 +21,11 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import render
 from .hint import exact_hint_within, explain_exact_within, explain_table_hint
-from .options import (Game, table_budget, GameChoice, default_threads, game_options, pretty_option, hint_budget,
-                      progress_option, search_options, threads_option, time_option, usage_error)
+from scoundrel_solver.scoundrel.answers import hint_budget, table_budget
+from scoundrel_solver.scoundrel.game import Game, GameChoice
+from scoundrel_solver.scoundrel.search import default_threads
+from .options import (game_options, pretty_option, progress_option, search_options, threads_option, time_option,
+                      usage_error)
 
 EXIT_INTERRUPTED = 130
 TABLE_SAMPLES = DEFAULT_SAMPLES   # as `hint`: the same position gets the same figures
