@@ -232,11 +232,15 @@ def create_app(limits: Limits = None, games=GAMES) -> Starlette:
 
 # ------------------------------------------------------------------ OpenAPI
 def openapi(limits: Limits, endpoints=None) -> dict:
+    """The OpenAPI 3.1 description of ``endpoints`` (default: every game's), the answers' schemas
+    being the shipped JSON schema's."""
     from scoundrel_solver import __version__, schema as load_schema
     shipped = load_schema()
     kinds = {STR: "string", INT: "integer", NUM: "number", BOOL: "boolean", JSON: "object"}
+    if endpoints is None:
+        endpoints = [ep for game in GAMES for ep in game.ENDPOINTS]
     paths = {}
-    for ep in (endpoints if endpoints is not None else [ep for game in GAMES for ep in game.ENDPOINTS]):
+    for ep in endpoints:
         props = {k: {"type": kinds[v]} for k, v in ep.params.items()}
         query = [{"name": k, "in": "query", "required": k in ep.required,
                   "schema": {"type": "string" if v == JSON else kinds[v]}} for k, v in ep.params.items()]

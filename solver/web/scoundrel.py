@@ -59,8 +59,8 @@ async def hint(service, ep: Endpoint, params: dict) -> tuple:
         seconds = service.seconds(params, "timeout", service.limits.budget)
     else:
         seconds = service.seconds(params, "time", service.limits.hint_time)
-    keys = [("moves" if k == "line" else k) for k in ep.params] + ["moves", "time"]
-    return await service.run(pool, (jobs.hint, (in_order(params, dict.fromkeys(keys)),)), service.deadline(seconds))
+    keys = ["moves" if k == "line" else k for k in ep.params]      # /api/game/hint: the game's line
+    return await service.run(pool, (jobs.hint, (in_order(params, keys),)), service.deadline(seconds))
 
 
 async def search(service, ep: Endpoint, params: dict) -> tuple:
