@@ -53,3 +53,7 @@ class _MovedModule(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 sys.meta_path.append(_MovedModule())
+# ``deal`` is also a function of the face: importing the old module path would set the package's
+# attribute to the module (the import system does that for a submodule it loads), so that one
+# is put in place now, already loaded, and the face keeps its function.
+sys.modules.setdefault(f"{__name__}.deal", sys.modules[f"{__name__}.scoundrel.deal"])

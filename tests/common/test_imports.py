@@ -150,6 +150,10 @@ def test_the_old_module_paths_are_the_moved_modules():
     from scoundrel_solver.daily import daily_challenge
     from scoundrel_solver.scoundrel.daily import daily_challenge as same
     assert daily_challenge is same
+    # importing a module path never hides a name of the face (``deal`` is both)
+    import scoundrel_solver.deal  # noqa: F401
+    from scoundrel_solver import deal
+    assert callable(deal) and scoundrel_solver.deal is deal
     import pytest
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(f"{PACKAGE}.no_such_module")
