@@ -1,10 +1,11 @@
 """Builds the Cython search core; everything else is declared in pyproject.toml.
 
-Scoundrel's core is seven extension modules in ``solver/scoundrel/`` (docs/solver.md, "Where each part lives"):
+Scoundrel's core is six extension modules in ``solver/scoundrel/`` (docs/solver.md, "Where each part lives"):
 ``_table``, ``_bounds``, ``_rooms``, ``_search`` and ``_shortest`` call one another through the
-declarations in their ``.pxd`` files, and ``_core`` is the Python-facing API.  ``_belief``, the
-belief-state search of the real-table hint, sits on top: it enumerates rooms with ``_rooms`` and
-solves its perfect-information leaves with ``_search``.
+declarations in their ``.pxd`` files, and ``_core`` is the Python-facing API.  The belief-state
+search of the real-table hint sits on top, in parts of its own (``_belief_memo``, ``_belief_enum``,
+``_belief_leaves``, ``_belief_bounds``, ``_belief_search``, and ``_belief``, its API): it enumerates
+rooms with ``_rooms`` and solves its perfect-information leaves with ``_search``.
 """
 import os
 import shutil
@@ -36,7 +37,8 @@ if not os.path.islink(alias):
                 shutil.copy2(os.path.join(HERE, "solver", sub, name), os.path.join(alias, sub, name))
 
 # the parts before their users (each cimports only the ones above it)
-PARTS = ["_table", "_bounds", "_rooms", "_search", "_shortest", "_core", "_belief"]
+PARTS = ["_table", "_bounds", "_rooms", "_search", "_shortest", "_core",
+         "_belief_memo", "_belief_enum", "_belief_leaves", "_belief_bounds", "_belief_search", "_belief"]
 
 extensions = [
     Extension(f"scoundrel_solver.scoundrel.{name}", [f"solver/scoundrel/{name}.pyx"], extra_compile_args=["-O3"])

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Optional
@@ -189,7 +190,6 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
     search on ``threads`` threads sharing one table (the same scores whatever
     the count).
     """
-    import time
     from .search import solve
 
     _check_playing(state)
@@ -254,7 +254,6 @@ def _budget_hint(state: State, budget: float, *, tt_mb: int, cache, workers, pro
     ranking of the unbounded hint, and so is the plan when its line is proven
     in the time left (else the plan is the best action alone).
     """
-    import time
     from . import budget as bud
     from .search import solve
 
@@ -412,14 +411,14 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     the mean over the orders solved and, as its interval, proven bounds over
     all of them (each order not solved counted at the worst and the best
     score it could have).
-    """
-    import time
-    from .beliefsearch import MAX_UNSEEN, BeliefSearch, BudgetExceeded, CoreBeliefSearch
 
-    if samples < 1:
-        raise PositionError("--samples must be at least 1")
-    if not isinstance(achievable_games, int) or isinstance(achievable_games, bool) or achievable_games < 0:
-        raise InputError(f"achievable games: expected a whole number of at least 0, got {_show(achievable_games)}")
+    The steps, each a function below: :func:`_check_table_request`, then
+    :func:`_clairvoyant_figures`, :func:`_belief_figures` (within its share of the
+    budget), :func:`_table_action_values` (each action's figures, ranked) and
+    :func:`_policy_figure` (the achievable figure of the recommended action); the
+    Hint is assembled here.
+    """
+    _check_table_request(samples, achievable_games)
     t0 = time.perf_counter()
     deadline = t0 + time_budget if time_budget else None
     probe = position.state(position.unseen)
@@ -427,10 +426,65 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     actions = probe.legal_actions()
     valuer = _Valuer(position.rules, tt_mb, max_nodes, timeout, cache, engine)
     hits0 = valuer.cache.hits
+    clair = _clairvoyant_figures(position, actions, valuer, samples=samples, rng_seed=rng_seed,
+                                 enumerate_limit=enumerate_limit, timeout=timeout, t0=t0, time_budget=time_budget)
+    belief = _belief_figures(position, valuer, t0=t0, time_budget=time_budget, policy_games=achievable_games > 0,
+                             samples=samples, rng_seed=rng_seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout,
+                             cache=cache, engine=engine, enumerate_limit=enumerate_limit,
+                             belief_seconds=belief_seconds, max_beliefs=max_beliefs)
+    ranked = _table_action_values(actions, clair, belief, probe)
+    policy = _policy_figure(position, ranked, valuer, belief=belief, distinct=clair.distinct,
+                            games=achievable_games, rng_seed=rng_seed, deadline=deadline, tt_mb=tt_mb,
+                            max_nodes=max_nodes, timeout=timeout, cache=cache, engine=engine)
+    return Hint("belief", probe, policy.ranked, (policy.ranked[0].action,), exact=belief.achievable == "exact",
+                orders=clair.orders, distinct_orders=clair.distinct, unseen=len(position.unseen),
+                rng_seed=None if clair.kind == "enumerated" else rng_seed, nodes=valuer.nodes,
+                solves=valuer.solves, seconds=time.perf_counter() - t0,
+                cache_hits=valuer.cache.hits - hits0, table=position, achievable=belief.achievable,
+                depth=belief.depth, beliefs=belief.beliefs, clairvoyant=clair.kind, clairvoyant_proven=clair.proven,
+                sampled_leaves=belief.sampled_leaves, budget=float(time_budget or 0.0), orders_planned=clair.planned,
+                achievable_figure=policy.figure, achievable_reason=policy.reason,
+                achievable_planned=policy.planned, achievable_stopped=policy.stopped)
+
+
+def _check_table_request(samples: int, achievable_games) -> None:
+    """Refuse what a table hint cannot be asked (before any clock starts): fewer than one
+    sample, or a number of policy games that is not a whole number of at least 0."""
+    if samples < 1:
+        raise PositionError("--samples must be at least 1")
+    if not isinstance(achievable_games, int) or isinstance(achievable_games, bool) or achievable_games < 0:
+        raise InputError(f"achievable games: expected a whole number of at least 0, got {_show(achievable_games)}")
+
+
+@dataclass
+class _Clairvoyant:
+    """The clairvoyant figures' raw material: per action, the exact score of each order
+    solved (None where a search limit stopped it), and how the orders were chosen."""
+
+    scores: list        # scores[i][j]: action i under the j-th order solved
+    orders: int         # orders solved (all of ``scores[i]``)
+    planned: int        # orders it set out to solve
+    distinct: int       # distinct orders of the unseen cards
+    kind: str           # "enumerated", "sampled" or "partial" (an enumeration the budget cut)
+    proven: bool        # no search limit was hit on any order solved
+
+
+def _clairvoyant_figures(position: TablePosition, actions: list, valuer: _Valuer, *, samples: int,
+                         rng_seed: int, enumerate_limit: int, timeout, t0: float,
+                         time_budget: Optional[float]) -> _Clairvoyant:
+    """Solve every action under each order of the unseen cards (all distinct orders when
+    few enough, else ``samples`` seeded ones), as if the order were seen.
+
+    Owns the clairvoyant half of the budget: with ``time_budget`` the orders stop at
+    ``t0 + time_budget / 2`` (the first order is always solved, with the whole budget if
+    need be) and each search gets what is left of its order's time; an order a search of
+    which the budget's clock stopped is left out.  Restores ``valuer.timeout`` after.
+    """
+    deadline = t0 + time_budget if time_budget else None
     distinct = position.distinct_orders()
     enumerated, orders_to_solve = unseen_orders(position.unseen, samples, rng_seed, enumerate_limit)
     planned = distinct if enumerated else samples
-    clair_kind = "enumerated" if enumerated else "sampled"
+    kind = "enumerated" if enumerated else "sampled"
     scores = [[] for _ in actions]
     orders = 0
     clair_deadline = None if deadline is None else t0 + time_budget / 2
@@ -459,25 +513,49 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
             scores[i].append(v)
         orders += 1
     valuer.timeout = timeout
-    cut_short = orders < planned
-    if cut_short and enumerated:
-        clair_kind = "partial"
-    clair_proven = valuer.exact
+    if orders < planned and enumerated:
+        kind = "partial"
+    return _Clairvoyant(scores, orders, planned, distinct, kind, valuer.exact)
 
-    # The belief search: exact if it completes, else depth-limited (an upper bound).
-    # With the policy's games to play it stops at BELIEF_SHARE of the budget and leaves
-    # them the rest (benchmarks/README.md, "Achievable figure": at 2 s no mid-game belief
-    # search that had not finished by then finished in the next half second).
-    belief_deadline = deadline
-    if deadline is not None and achievable_games > 0:
-        belief_deadline = t0 + BELIEF_SHARE * time_budget
-    achievable, depth, belief_values, beliefs, sampled_leaves = "none", None, None, 0, False
+
+@dataclass
+class _Beliefs:
+    """What the belief search gave: its kind of figure and, per action, (win chance, mean score)."""
+
+    achievable: str = "none"        # "exact", "upper_bound" (depth-limited) or "none"
+    depth: Optional[int] = None     # the depth of a depth-limited figure
+    values: Optional[list] = None   # values[i]: (win chance, mean score) of action i; None: no figure
+    beliefs: int = 0                # beliefs expanded, over every attempt
+    sampled_leaves: bool = False    # depth-limited: some leaf's clairvoyant value was sampled
+
+
+def _belief_figures(position: TablePosition, valuer: _Valuer, *, t0: float, time_budget: Optional[float],
+                    policy_games: bool, samples: int, rng_seed: int, tt_mb: int, max_nodes, timeout, cache, engine,
+                    enumerate_limit: int, belief_seconds: Optional[float],
+                    max_beliefs: Optional[int]) -> _Beliefs:
+    """The belief search: exact if it completes, else depth-limited (depth 0: an upper bound).
+
+    Owns the belief search's share of ``time_budget`` (counted from ``t0``): all of what
+    the clairvoyant orders left, or up to :data:`BELIEF_SHARE` of it with the
+    ``policy_games`` to play after it; within it each attempt gets at most
+    ``belief_seconds`` and each leaf's solve no more than the attempt.  Adds its nodes
+    and solves to ``valuer``'s counts (attempts that ran out included).
+    """
+    from .beliefsearch import MAX_UNSEEN, BeliefSearch, BudgetExceeded, CoreBeliefSearch
+
+    deadline = None
+    if time_budget:
+        # With the policy's games to play it stops at BELIEF_SHARE of the budget and leaves
+        # them the rest (benchmarks/README.md, "Achievable figure": at 2 s no mid-game belief
+        # search that had not finished by then finished in the next half second).
+        deadline = t0 + (BELIEF_SHARE * time_budget if policy_games else time_budget)
+    out = _Beliefs()
     attempts = [None, 0] if belief_seconds is None or belief_seconds > 0 else []
     for horizon in attempts:
         seconds, per_solve = belief_seconds, timeout
-        if belief_deadline is not None:
+        if deadline is not None:
             # within what is left of the budget, each leaf's solve too
-            left = belief_deadline - time.perf_counter()
+            left = deadline - time.perf_counter()
             if left <= 0:
                 break
             seconds = left if seconds is None else min(seconds, left)
@@ -498,35 +576,47 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                                   max_beliefs=max_beliefs, timeout=seconds, horizon=horizon, samples=samples,
                                   rng_seed=rng_seed, enumerate_limit=enumerate_limit)
         try:
-            belief_values = [v for _, v in search.action_values(position)]
+            values = [v for _, v in search.action_values(position)]
         except BudgetExceeded:
-            beliefs += search.beliefs
+            out.beliefs += search.beliefs
             valuer.nodes += search.nodes
             valuer.solves += search.solves
             continue
-        beliefs += search.beliefs
+        out.beliefs += search.beliefs
         valuer.nodes += search.nodes
         valuer.solves += search.solves
-        achievable = "exact" if horizon is None else "upper_bound"
-        depth = horizon
-        sampled_leaves = search.horizon_sampled
+        out.values = values
+        out.achievable = "exact" if horizon is None else "upper_bound"
+        out.depth = horizon
+        out.sampled_leaves = search.horizon_sampled
         break
+    return out
 
+
+def _table_action_values(actions: list, clair: _Clairvoyant, belief: _Beliefs, probe: State) -> tuple:
+    """Each action's figures (:class:`TableActionValue`), best first.
+
+    The clairvoyant figure with its interval: equal ends when every order was enumerated;
+    proven bounds over all the orders when the budget cut an enumeration (each order not
+    solved at the worst and the best score of ``probe``, the position); 95 % intervals over
+    sampled orders.  Ranked by the belief figure when there is one, else by the
+    clairvoyant one, then by the order of ``actions``.
+    """
     values = []
-    for i, (action, sc) in enumerate(zip(actions, scores)):
+    for i, (action, sc) in enumerate(zip(actions, clair.scores)):
         known = [s for s in sc if s is not None]
         n = len(known)
         wins = sum(1 for s in known if s > 0)
         mean = sum(known) / n if n else float("nan")
-        if clair_kind == "enumerated":
+        if clair.kind == "enumerated":
             lo_w = hi_w = wins / n if n else 0.0
             lo_m = hi_m = mean
-        elif clair_kind == "partial":
+        elif clair.kind == "partial":
             # proven bounds over all the orders: the ones not solved at the worst and the best
-            rest = planned - n
-            lo_w, hi_w = wins / planned, (wins + rest) / planned
+            rest = clair.planned - n
+            lo_w, hi_w = wins / clair.planned, (wins + rest) / clair.planned
             low, high = score_range(probe)
-            lo_m, hi_m = (sum(known) + rest * low) / planned, (sum(known) + rest * high) / planned
+            lo_m, hi_m = (sum(known) + rest * low) / clair.planned, (sum(known) + rest * high) / clair.planned
         else:
             lo_w, hi_w = wilson(wins, n) or (0.0, 1.0)
             if n:
@@ -534,51 +624,60 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
             else:
                 lo_m, hi_m = float("-inf"), float("inf")
         w = m = None
-        if belief_values is not None:
-            w, m = belief_values[i]
-        values.append(TableActionValue(action, w, m, exact=achievable == "exact",
+        if belief.values is not None:
+            w, m = belief.values[i]
+        values.append(TableActionValue(action, w, m, exact=belief.achievable == "exact",
                                        clairvoyant_win_chance=wins / n if n else 0.0, clairvoyant_win_low=lo_w,
                                        clairvoyant_win_high=hi_w, clairvoyant_mean_score=mean,
                                        clairvoyant_mean_low=lo_m, clairvoyant_mean_high=hi_m, samples=n))
-    if belief_values is not None:
+    if belief.values is not None:
         rank = lambda i: (-values[i].win_chance, -values[i].mean_score, i)  # noqa: E731
     else:
         rank = lambda i: (-values[i].clairvoyant_win_chance, -values[i].clairvoyant_mean_score, i)  # noqa: E731
-    order_idx = sorted(range(len(values)), key=rank)
-    ranked = tuple(values[i] for i in order_idx)
+    return tuple(values[i] for i in sorted(range(len(values)), key=rank))
 
-    # The achievable figure of the recommended action: the policy played forward.
-    figure, reason, planned_games, stopped_games = "none", None, 0, False
-    if achievable_games <= 0:
-        reason = "not asked"
-    elif achievable == "exact":
-        reason = "not needed: the belief search is exact"
+
+@dataclass
+class _Policy:
+    """The achievable figure of the recommended action, and the ranking that carries it."""
+
+    ranked: tuple                   # the actions, best first (the first with its games, if any)
+    figure: str = "none"            # "lower_bound", "sampled_lower_bound" or "none"
+    reason: Optional[str] = None    # why there is none
+    planned: int = 0                # games it set out to play
+    stopped: bool = False           # the budget stopped the games before every planned one
+
+
+def _policy_figure(position: TablePosition, ranked: tuple, valuer: _Valuer, *, belief: _Beliefs, distinct: int,
+                   games: int, rng_seed: int, deadline: Optional[float], tt_mb: int, max_nodes, timeout,
+                   cache, engine) -> _Policy:
+    """The recommended action's achievable figure: the hint's own rule played forward
+    over ``games`` orders (:func:`.achievable.play_policy`), until ``deadline`` (what the
+    belief search left of the budget); or the reason there is none.  Adds the games'
+    nodes to ``valuer``'s."""
+    out = _Policy(ranked)
+    if games <= 0:
+        out.reason = "not asked"
+    elif belief.achievable == "exact":
+        out.reason = "not needed: the belief search is exact"
     elif deadline is None and (max_nodes or timeout):
         # the policy's every move rests on exact solves: per-search limits cannot bound them
-        reason = "not played under per-search limits (--max-nodes/--timeout): give --time instead"
+        out.reason = "not played under per-search limits (--max-nodes/--timeout): give --time instead"
     elif deadline is not None and deadline - time.perf_counter() <= 0:
-        reason = "the budget ended before one game was finished"   # none could start
-        planned_games, stopped_games = min(distinct, achievable_games), True
+        out.reason = "the budget ended before one game was finished"   # none could start
+        out.planned, out.stopped = min(distinct, games), True
     else:
         from .achievable import play_policy
-        games = play_policy(position, ranked[0].action, games=achievable_games, rng_seed=rng_seed,
-                            deadline=deadline, tt_mb=tt_mb, cache=cache, engine=engine)
-        valuer.nodes += games.nodes
-        planned_games, stopped_games = games.planned, games.stopped
-        if games.games:
-            figure = "lower_bound" if games.exact else "sampled_lower_bound"
-            ranked = (replace(ranked[0], achievable=games),) + ranked[1:]
+        played = play_policy(position, ranked[0].action, games=games, rng_seed=rng_seed,
+                             deadline=deadline, tt_mb=tt_mb, cache=cache, engine=engine)
+        valuer.nodes += played.nodes
+        out.planned, out.stopped = played.planned, played.stopped
+        if played.games:
+            out.figure = "lower_bound" if played.exact else "sampled_lower_bound"
+            out.ranked = (replace(ranked[0], achievable=played),) + ranked[1:]
         else:
-            reason = "the budget ended before one game was finished"
-    return Hint("belief", probe, ranked, (ranked[0].action,), exact=achievable == "exact",
-                orders=orders, distinct_orders=distinct, unseen=len(position.unseen),
-                rng_seed=None if clair_kind == "enumerated" else rng_seed, nodes=valuer.nodes,
-                solves=valuer.solves, seconds=time.perf_counter() - t0,
-                cache_hits=valuer.cache.hits - hits0, table=position, achievable=achievable, depth=depth,
-                beliefs=beliefs, clairvoyant=clair_kind, clairvoyant_proven=clair_proven,
-                sampled_leaves=sampled_leaves, budget=float(time_budget or 0.0), orders_planned=planned,
-                achievable_figure=figure, achievable_reason=reason, achievable_planned=planned_games,
-                achievable_stopped=stopped_games)
+            out.reason = "the budget ended before one game was finished"
+    return out
 
 
 # ------------------------------------------------------- known bottom cards
