@@ -166,7 +166,7 @@ def run_solve(game: GameOptions, as_json: bool, pretty: bool, max_nodes, timeout
     with ProgressLine(enabled=progress) as line:
         result = solve(deck=chosen.deck, rules=chosen.rules, seed=chosen.seed, max_nodes=max_nodes,
                        timeout=timeout, tt_mb=tt_mb, shortest=True, progress=line.search("solving"),
-                       threads=threads)
+                       threads=threads, line_budget="proof")
     result = render.shorter_result(result)
     if as_json:
         _print_json(result.as_dict())
