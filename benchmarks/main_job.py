@@ -116,6 +116,7 @@ def main(argv=None) -> int:
     p.add_argument("--coop", default=COOP_DEALS, help=f"co-op deals (default {COOP_DEALS}; '' for none)")
     p.add_argument("--solo", default="1-10", help="solo deals (default 1-10; '' for none)")
     p.add_argument("--flee", default="classic", choices=["classic", "easy", "hard"], help="the solo set's flee rule")
+    p.add_argument("--new-args", default="", help="extra arguments for the new build, e.g. '--threads 1'")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds for one solve (default 600)")
     p.add_argument("--out", help="append one JSON line per deal here")
     try:
@@ -138,7 +139,7 @@ def main(argv=None) -> int:
     _child_cpu()
     mismatch = 0
     summaries = []
-    print(f"# old {a.old}\n# new {a.new}")
+    print(f"# old {a.old}\n# new {a.new} {a.new_args}".rstrip())
     print(f"# {'set':<13} {'deal':>5} {'score':>5} {'old s':>7} {'new s':>7} {'old cpu':>7} {'new cpu':>7} "
           f"{'old nodes':>10} {'new nodes':>10} {'new line':>9} {'rooms':>9}  line_search")
     turn = 0
@@ -150,7 +151,8 @@ def main(argv=None) -> int:
             turn += 1
             got = {}
             for build in order:
-                got[build] = run(a.old if build == "old" else a.new, args, a.timeout)
+                got[build] = run(a.old, args, a.timeout) if build == "old" else \
+                    run(a.new, args + a.new_args.split(), a.timeout)
             row = {"set": label, "seed": seed, "first": order[0]}
             for build in ("old", "new"):
                 d = got[build]["json"]

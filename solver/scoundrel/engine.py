@@ -22,9 +22,9 @@ LINE_NODES = 2_000_000
 # tied to the proof's own effort instead (issue 48): ``LINE_SHARE`` of the proof's nodes,
 # but at least ``LINE_FLOOR``, at most ``LINE_NODES``.  A solo proof is tiny (0.05 s median in
 # classic) and its line needs far more: up to 396,595 nodes in classic 1-200, 908,953 on easy
-# deal 1 (21 rooms, where the proof's line has 105), some seconds at most; the floor keeps
-# those proven, and a solo search that needs more stops within about 1.5 times the
-# floor's seconds rather than 2 M nodes' (easy 1-100: up to 26 s).  In co-op nothing: there
+# deal 1 (21 rooms, where the canonical walk's line has 105), some seconds at most; the floor
+# keeps those proven, and a solo search that needs more stops at 1 M nodes rather than 2 M
+# (easy 1-100: up to 26 s before).  In co-op nothing: there
 # it costs 2-4 times the proof (co-op 52 deal 5: proof 0.84 M nodes, then 2.0 M for the
 # line and still not proven), so a budget of a fraction of the proof cannot pay for it.
 LINE_SHARE = 0.25
