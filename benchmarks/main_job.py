@@ -34,6 +34,13 @@ def fail(message: str):
     raise SystemExit(2)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line too (exit 2)."""
+
+    def error(self, message):
+        fail(message)
+
+
 def deals(text: str) -> list:
     """``1-5,9`` -> [1, 2, 3, 4, 5, 9]; empty -> []."""
     out = []
@@ -109,7 +116,7 @@ def summary(label: str, rows: list) -> dict:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = OneLineParser(description=__doc__.splitlines()[0])
     here = Path(sys.executable).parent / "scoundrel-solve"
     p.add_argument("--old", required=True, help="the other build's scoundrel-solve")
     p.add_argument("--new", default=str(here), help=f"this build's scoundrel-solve (default {here})")
@@ -119,12 +126,7 @@ def main(argv=None) -> int:
     p.add_argument("--new-args", default="", help="extra arguments for the new build, e.g. '--threads 1'")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds for one solve (default 600)")
     p.add_argument("--out", help="append one JSON line per deal here")
-    try:
-        a = p.parse_args(argv)
-    except SystemExit as exc:
-        if exc.code not in (0, None):
-            raise SystemExit(2)
-        raise
+    a = p.parse_args(argv)
     for exe in (a.old, a.new):
         if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
             fail(f"{exe}: not an executable file")

@@ -29,6 +29,13 @@ def fail(message: str):
     raise SystemExit(2)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line too (exit 2)."""
+
+    def error(self, message):
+        fail(message)
+
+
 def deal_range(text: str) -> list:
     a, dash, b = text.partition("-")
     if not a.isdigit() or (dash and not b.isdigit()):
@@ -40,17 +47,12 @@ def deal_range(text: str) -> list:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = OneLineParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", default="1-200")
     p.add_argument("--flee", default="classic", choices=["classic", "easy", "hard"])
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--out", help="append the per-deal JSON lines here too")
-    try:
-        a = p.parse_args(argv)
-    except SystemExit as exc:
-        if exc.code not in (0, None):
-            raise SystemExit(2)
-        raise
+    a = p.parse_args(argv)
     if not 1 <= a.threads <= 8:
         fail("--threads must be 1 to 8")
     seeds = deal_range(a.deals)

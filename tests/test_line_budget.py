@@ -102,3 +102,37 @@ def test_the_cli_says_what_was_done(monkeypatch):
     assert "not proven the fewest: the search for them stopped at its limit of 1,000 nodes" in out
     d = json.loads(invoke(["--seed", "1", "--flee", "easy", "--json"]).stdout)
     assert d["line_search"] == "stopped" and d["line_budget"] == 1000
+
+
+# ------------------------------------------------------------- benchmarks/main_job.py
+def _bench(*args):
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "main_job.py"
+    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_main_job_bench_bad_input_exits_2_with_one_line(tmp_path):
+    for args in (["--old", str(tmp_path / "nope")], ["--old", "/bin/true", "--coop", "3-1"],
+                 ["--old", "/bin/true", "--coop", "x"], ["--old", "/bin/true", "--coop", "", "--solo", ""],
+                 ["--old", "/bin/true", "--timeout", "0"], ["--bogus"]):
+        proc = _bench(*args)
+        assert proc.returncode == 2 and proc.stdout == "", (args, proc.stdout)
+        assert len(proc.stderr.strip().splitlines()) == 1, (args, proc.stderr)
+
+
+def test_main_job_bench_runs_both_builds_and_writes_lines(tmp_path):
+    import sys
+    from pathlib import Path
+    exe = Path(sys.executable).parent / "scoundrel-solve"
+    if not exe.exists():
+        pytest.skip("no scoundrel-solve beside the interpreter")
+    out = tmp_path / "run.jsonl"
+    proc = _bench("--old", str(exe), "--new", str(exe), "--coop", "", "--solo", "1-2", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    deals = [r for r in rows if "seed" in r]
+    assert [r["seed"] for r in deals] == [1, 2] and [r["first"] for r in deals] == ["old", "new"]
+    assert all(r["old"]["score"] == r["new"]["score"] and r["new"]["line_search"] == "proven" for r in deals)
+    assert rows[-1]["summary"]["deals"] == 2 and "new/old" in proc.stdout
