@@ -126,8 +126,12 @@ def shorter_note(result: Result):
     if result.shortest is True:
         return f"  ({count(len(result.line), 'room')}: no optimal line has fewer)"
     if result.shortest is False:
-        return (f"  ({count(len(result.line), 'room')}; not proven the fewest: the search for them "
-                f"stopped at its limit)")
+        rooms = count(len(result.line), 'room')
+        if result.line_search == "skipped":
+            return (f"  ({rooms}; not proven the fewest: not searched for in co-op, where that "
+                    f"search costs 2-4 times the proof)")
+        budget = f" of {result.line_budget:,} nodes" if result.line_budget else ""
+        return f"  ({rooms}; not proven the fewest: the search for them stopped at its limit{budget})"
     return None
 
 
@@ -157,7 +161,8 @@ def statistics(result: Result) -> list:
     rate = f"{total / result.seconds:,.0f}" if result.seconds > 0 else "-"
     nodes = count(result.nodes, 'node')
     if result.line_nodes:
-        nodes += f" to prove the score, {result.line_nodes:,} for the fewest rooms,"
+        what = "the fewest rooms" if result.line_search in (None, "proven") else "the line"
+        nodes += f" to prove the score, {result.line_nodes:,} for {what},"
     lines = [f"Search: {nodes} in {result.seconds:.3f} s ({rate} nodes/s), engine {result.engine}"]
     if result.tt:
         lines.append("Table: " + ", ".join(f"{k} {_number(v)}" for k, v in result.tt.items()))

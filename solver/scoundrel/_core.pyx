@@ -644,7 +644,7 @@ def _line_of(list steps):
 
 
 def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=True, shortest=False,
-           line_max_nodes=0, progress=None, threads=1, canonical=False):
+           line_max_nodes=0, progress=None, threads=1, canonical=False, line_budget=None):
     """Solve ``state`` (a ``solver.state.State``); return the dict ``solver.solve`` expects.
 
     ``searcher`` (from :func:`new_searcher`, same rules) reuses its table.  A
@@ -673,12 +673,19 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
 
     ``canonical``: that walked line on one thread too, rather than the proof's own, so
     that the line returned does not depend on ``threads`` at all (``explain`` asks it).
+
+    ``line_budget``: a callable ``(proof_nodes) -> nodes`` giving the search for the
+    fewest rooms a budget tied to the proof's own effort (``engine.line_budget``), within
+    ``line_max_nodes``; 0 or less: that search is skipped.  ``"line_search"`` says what
+    was done (``"proven"``, ``"stopped"``, ``"skipped"``; None: not asked) and
+    ``"line_budget"`` the nodes it was allowed (None: not asked or no line).
     """
     import time as _time
     rules = state.rules
     if state.finished:
         return {"score": state.score, "line": [], "nodes": 0, "exact": True, "limit": None, "tt": {},
-                "shortest": True if shortest else None, "line_nodes": 0}
+                "shortest": True if shortest else None, "line_nodes": 0,
+                "line_search": "proven" if shortest else None, "line_budget": None}
     if searcher is None:
         s = new_searcher(rules, tt_mb, threads=threads)
     else:
@@ -700,12 +707,19 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         raise AssertionError(f"search core inconsistency: value {score} but best line scores {out['incumbent']}")
     steps = out["steps"]
     nodes = s.nodes
-    short, line_nodes = None, 0
-    if shortest and want_line and exact and steps:
-        left_nodes = int(line_max_nodes or 0)
+    short, line_nodes, line_search, budget = None, 0, None, None
+    if shortest and want_line and exact and steps and line_budget is not None:
+        budget = max(0, int(line_budget(nodes)))
+        if line_max_nodes:
+            budget = min(budget, int(line_max_nodes))
+        if budget == 0:
+            short, line_search = False, "skipped"
+    if shortest and want_line and exact and steps and line_search is None:
+        left_nodes = int(line_max_nodes or 0) if budget is None else budget
         if max_nodes:
             left = max(1, int(max_nodes) - nodes)
             left_nodes = min(left_nodes, left) if left_nodes else left
+        budget = left_nodes or None
         left_time = 0.0
         if timeout:
             left_time = max(1e-3, float(timeout) - (_time.monotonic() - t0))
@@ -720,6 +734,7 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         line_nodes = ls.nodes
         s.nodes = nodes
         short = found["rooms"] is not None
+        line_search = "proven" if short else "stopped"
         if short:
             steps = found["steps"]
     rule = "fewest rooms" if short else "proof"
@@ -747,6 +762,8 @@ def search(state, max_nodes=0, timeout=0.0, tt_mb=256, searcher=None, want_line=
         "shortest": short,
         "line_nodes": line_nodes,
         "line_rule": rule if want_line and exact else None,
+        "line_search": line_search,
+        "line_budget": budget if line_search is not None else None,     # 0: skipped; None: no cap
         "threads": s.threads,
         "tt": {"entries": s.tt_used, "capacity": s.tt_capacity, "max_capacity": s.tt_max_capacity,
                "mb": round(s.tt_bytes / 2**20, 1),

@@ -118,10 +118,12 @@ def shorter_result(result: Result) -> Result:
 
 def solved(game: Game, *, max_nodes=None, timeout=None, tt_mb: int = DEFAULT_TT_MB, threads=None,
            progress: ProgressLine = None) -> Result:
-    """The optimal score, proven (or the best found within the limits), and a line of fewest rooms."""
+    """The optimal score, proven (or the best found within the limits), and a line of fewest rooms
+    where that search pays (the main job's budget, :func:`.engine.line_budget`; the result says
+    what was done)."""
     result = solve(deck=game.deck, rules=game.rules, seed=game.seed, max_nodes=max_nodes, timeout=timeout,
                    tt_mb=tt_mb, shortest=True, progress=_line(progress).search("solving"),
-                   threads=default_threads() if threads is None else threads)
+                   threads=default_threads() if threads is None else threads, line_budget="proof")
     return shorter_result(result)
 
 

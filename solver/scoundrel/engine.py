@@ -17,8 +17,29 @@ DEFAULT_TT_MB = 256
 # are proven the fewest; solo easy 1-100: 96 of 100 within it; co-op costs 2-4 times the
 # proof's nodes, so there it often stops and the proof's line is shown, said so.
 LINE_NODES = 2_000_000
+
+# The main job (the CLI's solve, ``solve(line_budget="proof")``) gives that search a budget
+# tied to the proof's own effort instead (issue 48): ``LINE_SHARE`` of the proof's nodes,
+# but at least ``LINE_FLOOR``, at most ``LINE_NODES``.  A solo proof is tiny (0.05 s median in
+# classic) and its line needs far more: up to 396,595 nodes in classic 1-200, 908,953 on easy
+# deal 1 (21 rooms, where the canonical walk's line has 105), some seconds at most; the floor
+# keeps those proven, and a solo search that needs more stops at 1 M nodes rather than 2 M
+# (easy 1-100: up to 26 s before).  In co-op nothing: there
+# it costs 2-4 times the proof (co-op 52 deal 5: proof 0.84 M nodes, then 2.0 M for the
+# line and still not proven), so a budget of a fraction of the proof cannot pay for it.
+LINE_SHARE = 0.25
+LINE_FLOOR = 1_000_000
+LINE_BUDGET_POLICIES = ("cap", "proof")
 ENGINES = ("core", "reference")
 MAX_THREADS = 8         # threads of one solve (_state.MAXHELPERS + 1)
+
+
+def line_budget(rules, proof_nodes: int) -> int:
+    """Nodes the search for the fewest rooms may take after a proof of ``proof_nodes``
+    (the main job's rule, ``solve(line_budget="proof")``); 0: it is not run (co-op)."""
+    if rules.coop:
+        return 0
+    return min(LINE_NODES, max(LINE_FLOOR, int(LINE_SHARE * max(0, proof_nodes))))
 
 
 class CoreMissingError(RuntimeError):

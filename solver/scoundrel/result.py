@@ -38,6 +38,10 @@ class Result:
     shortest: Optional[bool] = None
     line_nodes: int = 0           # nodes of that search (not in ``nodes``, the proof's)
     threads: int = 1              # threads the search ran on (solve(threads=); 1 for the reference)
+    # what was done for the fewest rooms: "proven", "stopped" (at its budget or the limits),
+    # "skipped" (solve(line_budget="proof") in co-op), None: not asked or no proven score
+    line_search: Optional[str] = None
+    line_budget: Optional[int] = None   # nodes that search was allowed (0: skipped; None: no cap)
 
     @property
     def line_text(self) -> str:
@@ -62,6 +66,8 @@ class Result:
             "shortest": self.shortest,
             "nodes": self.nodes,
             "line_nodes": self.line_nodes,
+            "line_search": self.line_search,
+            "line_budget": self.line_budget,
             "seconds": round(self.seconds, 6),
             "nodes_per_second": int((self.nodes + self.line_nodes) / self.seconds) if self.seconds > 0 else None,
             "engine": self.engine,

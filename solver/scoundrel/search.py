@@ -17,8 +17,9 @@ from .state import State
 
 # The core's loader, its defaults and its test perturbation live in engine.py (lines.py needs
 # them too, and search.py calls lines.py): re-exported here, where callers have found them.
-from .engine import (DEFAULT_TT_MB, ENGINES, LINE_NODES, MAX_THREADS, PERTURBATION_KNOBS,  # noqa: F401,E402
-                     CoreMissingError, default_engine, load_core, perturbed_core)
+from .engine import (DEFAULT_TT_MB, ENGINES, LINE_BUDGET_POLICIES, LINE_NODES, MAX_THREADS,  # noqa: F401,E402
+                     PERTURBATION_KNOBS, CoreMissingError, default_engine, line_budget as budget_rule,
+                     load_core, perturbed_core)
 
 
 def default_threads() -> int:
@@ -51,7 +52,7 @@ def start_state(deck=None, rules: Rules = None, seed=None, state: State = None) 
 
 def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max_nodes=None,
           timeout=None, tt_mb=DEFAULT_TT_MB, engine=None, shortest: bool = False, progress=None,
-          threads: int = 1, canonical: bool = False) -> Result:
+          threads: int = 1, canonical: bool = False, line_budget: str = "cap") -> Result:
     """Optimal play from a fresh deal (``deck`` or ``seed``) or from ``state``.
 
     ``shortest``: once the score is proven, the line returned is one of the
@@ -83,6 +84,15 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
 
     ``canonical`` (the core): that fixed-rule line on one thread too, rather than the
     proof's own, so that the line does not depend on ``threads`` at all.
+
+    ``line_budget`` (with ``shortest``): ``"cap"``, the search for the fewest rooms may
+    take ``LINE_NODES``; ``"proof"`` (the CLI's solve, issue 48), a budget tied to the
+    proof's own effort (``engine.line_budget``: a quarter of the proof's nodes, at least
+    ``LINE_FLOOR``; in co-op it is skipped, where it costs 2-4 times the proof), and where
+    the fewest rooms are not proven the line is the fixed-rule walk's (``canonical``), so
+    the line shown depends on the budget only where ``Result.shortest`` is False.
+    ``Result.line_search`` says what was done: ``"proven"``, ``"stopped"`` (at its budget,
+    ``Result.line_budget`` nodes, or at ``max_nodes``/``timeout``), ``"skipped"``.
     """
     start = start_state(deck, rules, seed, state)
     engine = engine or default_engine()
@@ -91,17 +101,24 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
     t0 = time.perf_counter()
     if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    if line_budget not in LINE_BUDGET_POLICIES:
+        raise ValueError(f"line_budget must be one of {', '.join(LINE_BUDGET_POLICIES)}, not {line_budget!r}")
+    by_proof = shortest and line_budget == "proof"
     if engine == "core":
+        rule = (lambda proof_nodes: budget_rule(start.rules, proof_nodes)) if by_proof else None
         out = load_core().search(start, max_nodes=max_nodes or 0, timeout=timeout or 0.0, tt_mb=tt_mb,
                                  shortest=shortest, line_max_nodes=LINE_NODES, progress=progress,
-                                 threads=threads, canonical=canonical)
+                                 threads=threads, canonical=canonical or by_proof, line_budget=rule)
     else:
         from .reference import solve_reference
         out = solve_reference(start, max_nodes=max_nodes, timeout=timeout)
         if shortest and out["exact"] and out["line"]:
-            from .lines import fewest_rooms_reference
-            out["line"] = fewest_rooms_reference(start, out["score"])
-            out["shortest"] = True
+            if by_proof and budget_rule(start.rules, out["nodes"]) == 0:
+                out.update(shortest=False, line_search="skipped", line_budget=0)
+            else:
+                from .lines import fewest_rooms_reference
+                out["line"] = fewest_rooms_reference(start, out["score"])
+                out.update(shortest=True, line_search="proven")
     seconds = time.perf_counter() - t0
     score = out["score"]
     full_deck = tuple(start.room) + tuple(start.dungeon) if state is None else ()
@@ -110,4 +127,5 @@ def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max
                   line=out["line"], nodes=out["nodes"], seconds=seconds, engine=engine,
                   limit=out.get("limit"), tt=out.get("tt", {}), deck=full_deck,
                   seed=seed if state is None else None, shortest=out.get("shortest"),
-                  line_nodes=out.get("line_nodes", 0), threads=out.get("threads", 1))
+                  line_nodes=out.get("line_nodes", 0), threads=out.get("threads", 1),
+                  line_search=out.get("line_search"), line_budget=out.get("line_budget"))

@@ -266,7 +266,7 @@ def test_library_dicts_are_the_printed_objects():
     rules = Rules()
     deck = parse_cards(SEVEN)
     check(solve(deck=deck, rules=rules).as_dict())
-    r = solve(deck=deck, rules=rules, shortest=True)      # as the main job asks
+    r = solve(deck=deck, rules=rules, shortest=True, line_budget="proof")      # as the main job asks
     check(r.as_dict())
     printed = run_json("--deck", SEVEN, "--json")
     # (the library solves on one thread unless told, the CLI on the cores)
