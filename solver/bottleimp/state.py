@@ -20,8 +20,8 @@ Seats and holdings
 ``rules.seats`` are the seats in clockwise order (Lopaka: ``A L B``, Glitzerhaus:
 ``A B``, base: ``1 2 3 [4]``); ``leader`` and ``holder`` are seat indexes.
 ``hands`` holds one sorted tuple per *holding*: a seat's hand (Lopaka, base), the
-four stacks ``A1 A2 B1 B2`` in Glitzerhaus's setup, and ``A open, A hidden, B open,
-B hidden`` once Glitzerhaus's stacks are chosen (:attr:`State.holding_names`).
+four stacks ``A1 A2 B1 B2`` in Glitzerhaus's setup, and A's open stack, A's hidden
+hand, B's open stack and B's hidden hand once Glitzerhaus's stacks are chosen (:attr:`State.holding_names`).
 """
 from __future__ import annotations
 
@@ -224,8 +224,8 @@ class State:
         if self.rules.variant != "glitzerhaus":
             return self.seats
         if self.in_setup:
-            return ("A1", "A2", "B1", "B2")
-        return ("A open", "A hidden", "B open", "B hidden")
+            return ("A's stack 1", "A's stack 2", "B's stack 1", "B's stack 2")
+        return ("A's open stack", "A's hidden hand", "B's open stack", "B's hidden hand")
 
     def seat_of_card(self, k: int) -> int:
         """The seat that plays the ``k``-th card (0 = the lead) of the current trick."""
@@ -349,7 +349,7 @@ class State:
         place = f"trick {self.tricks_done + 1}" + (f" after {_cards_text(self.trick)}" if self.trick else ", lead")
         if card not in holding:
             owner = "Lopaka's hand" if self.lopaka_to_play else (
-                f"{where} stack" if self.rules.variant == "glitzerhaus" else f"{who}'s hand")
+                where if self.rules.variant == "glitzerhaus" else f"{who}'s hand")
             raise IllegalMove(f"{card} is not in {owner} ({place}; it holds {_cards_text(holding)})")
         legal = self.legal_cards()
         if card in legal:
@@ -358,7 +358,8 @@ class State:
             raise IllegalMove(f"Lopaka plays {legal[0]} by his rule, not {card} ({place}, price {self.price})")
         led = self.rules.table.suit(self.trick[0])
         name = self.rules.table.suit_names[led]
-        raise IllegalMove(f"{card} does not follow suit: {who} must play {name} ({_cards_text(legal)}) "
+        source = f" from {where}" if self.rules.variant == "glitzerhaus" else ""
+        raise IllegalMove(f"{card} does not follow suit: {who} must play {name}{source} ({_cards_text(legal)}) "
                           f"to {place}")
 
     def _setup_due(self) -> str:

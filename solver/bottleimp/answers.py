@@ -1,0 +1,75 @@
+"""The JSON answers of the ``imp`` commands, built from library calls only.
+
+The command line and (later) the HTTP service both call these and print or send the
+dict; neither builds an answer itself.  Every dict validates against the project's
+schema (``$defs/imp-deal``, ``imp-replay``, ``imp-position``, ``imp-value``).
+
+>>> from .rules import Rules
+>>> answer = replay_answer(deal(42, Rules("lopaka")), "pass 1 18 | 36 37 31")
+>>> answer["type"], answer["line"], answer["position"]["leader"], answer["tricks"][0]["winner"]
+('imp-replay', 'pass 1 18 | 36 37 31', 'L', 'L')
+"""
+from __future__ import annotations
+
+from .deal import Deal, deal  # noqa: F401  (deal: used by the example above)
+from .notation import format_line, line_of, parse_line, replay
+from .position import position_dict
+from .reference import solve_reference
+from .state import State
+
+
+def deal_answer(d: Deal) -> dict:
+    """``imp deal --json``: the deal object of IMP-RULES §5."""
+    return d.as_dict()
+
+
+def trick_records(states) -> list:
+    """One record a trick completed along ``states`` (a replay): its number, who led, its
+    cards in order, who won it, whether that bought the bottle, and the price and holder after."""
+    records = []
+    for before, after in zip(states, states[1:]):
+        if before.in_setup or len(before.trick) != before.rules.trick_size - 1:
+            continue
+        last = next(c for h0, h1 in zip(before.hands, after.hands) for c in h0 if c not in h1)
+        records.append({
+            "number": before.tricks_done + 1,
+            "leader": before.seats[before.leader],
+            "cards": list(before.trick) + [last],
+            "winner": after.seats[after.leader],
+            "bought": after.price != before.price,
+            "price": after.price,
+            "holder": None if after.holder is None else after.seats[after.holder],
+        })
+    return records
+
+
+def replay_answer(d: Deal, line_text: str) -> dict:
+    """``imp replay --json``: the line in canonical notation, every completed trick, and the
+    position after the line (§7; ``finished``, ``scores`` and ``value`` once the round is over)."""
+    start = d.start()
+    segments = parse_line(line_text, d.rules)
+    states = replay(start, segments)
+    out = {"type": "imp-replay", "variant": d.rules.variant}
+    if d.rules.variant == "base":
+        out["players"] = d.rules.players
+    out.update({"cards": d.rules.cards, "seed": d.seed,
+                "deal": {name: list(cards) for name, cards in d.blocks.items()},
+                "line": format_line(line_of(start, [a for s in segments for a in s])),
+                "tricks": trick_records(states),
+                "position": position_dict(states[-1])})
+    return out
+
+
+def value_answer(state: State) -> dict:
+    """The reference solver's answer for a play-phase position: its value, every legal card's
+    value and an optimal line to the end."""
+    solved = solve_reference(state)
+    return {"type": "imp-value", "value": solved["value"],
+            "to_play": state.turn_name,
+            "actions": [{"card": a.card, "value": v} for a, v in solved["actions"]],
+            "line": format_line(line_of(state, solved["line"])),
+            "positions": solved["positions"],
+            "position": position_dict(state)}
+
+
+__all__ = ["deal_answer", "replay_answer", "trick_records", "value_answer"]
