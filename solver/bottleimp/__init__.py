@@ -11,6 +11,7 @@ hands).  docs/bottleimp.md describes it as implemented.
 (19, None, 1, 'L')
 """
 from .cards import DECK, START_PRICE, TABLES, Card, CardError, CardTable, format_cards, parse_card
+from ..errors import InputError
 from .deal import Deal, DealError, deal, deal_from_blocks, deal_from_text
 from .notation import NotationError, format_line, line_of, parse_line, replay
 from .rules import Rules, RulesError
@@ -19,7 +20,7 @@ from .state import (BasePass, Discard, IllegalMove, Pass, Play, PositionError, R
 
 __all__ = [
     "DECK", "START_PRICE", "TABLES", "Card", "CardError", "CardTable", "format_cards", "parse_card",
-    "Deal", "DealError", "deal", "deal_from_blocks", "deal_from_text",
+    "InputError", "Deal", "DealError", "deal", "deal_from_blocks", "deal_from_text",
     "NotationError", "format_line", "line_of", "parse_line", "replay",
     "Rules", "RulesError",
     "BasePass", "Discard", "IllegalMove", "Pass", "Play", "PositionError", "Reveal", "State", "follow", "lopaka_rule",

@@ -1,0 +1,180 @@
+"""``scoundrel-solve imp``: The Bottle Imp's commands (deal, replay, play).
+
+Thin, as the Scoundrel commands are: parse the options, call the library
+(:mod:`scoundrel_solver.bottleimp`, whose ``answers`` build every JSON answer),
+print.  Bad input is one ``error:`` line and exit 2 (``cli/main.py`` turns every
+:class:`InputError` into that).
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Optional
+
+import click
+
+from scoundrel_solver.bottleimp import Rules, deal, deal_from_text, line_of, parse_line, replay
+from scoundrel_solver.bottleimp.answers import deal_answer, replay_answer
+from scoundrel_solver.bottleimp.rules import CARD_TABLES, VARIANTS
+from scoundrel_solver.shuffle import check_seed
+
+from . import imp_text
+from .options import json_option, usage_error
+from .render import json_text
+
+IMP_HELP = """The Bottle Imp (Der Flaschenteufel): deals, lines of play, a game in the terminal.
+
+Günter Cornett's trick-taking game, above all its two-player variants: Lopaka (a
+dummy third player who follows a fixed rule) and Glitzerhaus (each player holds an
+open and a hidden hand); also the base game for 3 or 4 players.  Rules, notation and
+positions: docs/bottleimp.md.
+
+\b
+Examples:
+  scoundrel-solve imp deal --variant lopaka --seed 42
+  scoundrel-solve imp replay --variant lopaka --seed 42 --line "pass 1 18 | 36 37 31" --steps
+  scoundrel-solve imp replay --variant glitzerhaus --seed 0 --line "s1 3/17 33/6" --json
+  scoundrel-solve imp play --variant lopaka --seed 42
+"""
+
+DEAL_HELP = """Print a deal: every hand (sorted), Lopaka's hand, the devil's trick.
+
+The deal number fixes the cards forever (IMP-RULES §5); --json prints the deal
+object with each block in deal order.  --deal checks hands given by hand: the blocks
+in order separated by "/" (Lopaka: A / L / B / devil; Glitzerhaus: A1 / A2 / B1 / B2;
+base: the seats), or all 36 cards in one list, cut as a numbered deal.
+
+\b
+Examples:
+  scoundrel-solve imp deal --variant lopaka --seed 42
+  scoundrel-solve imp deal --variant glitzerhaus --seed 0 --json
+  scoundrel-solve imp deal --variant base --players 4 --seed 7 --cards matagot --pretty
+"""
+
+REPLAY_HELP = """Play a line from the deal and show where it leads.
+
+The line is in the notation of docs/bottleimp.md: setup steps first, then tricks,
+separated by " | "; Lopaka's cards are written out and checked against his rule.
+The last trick may stop part-way.  Prints the line as the notation writes it, with
+--steps trick by trick (price, bottle, winner), then the position, or the scores
+and the margin A - B once the round is over.  --json: the tricks and the position
+(IMP-RULES §7) as one object.
+
+\b
+Examples:
+  scoundrel-solve imp replay --variant lopaka --seed 42 --line "pass 1 18 | 36 37 31 | 32 13 34" --steps
+  scoundrel-solve imp replay --variant glitzerhaus --seed 0 --line "s1 3/17 33/6 | s2 1/28 36/37 | open 2 1" --json
+  scoundrel-solve imp replay --variant base --seed 3 --line ""
+"""
+
+
+@dataclass(frozen=True)
+class ImpOptions:
+    """The raw game options of one ``imp`` command line, not yet checked."""
+
+    variant: str = "lopaka"
+    players: Optional[str] = None
+    cards: str = "classic"
+    seed: Optional[str] = None
+    deal: Optional[str] = None
+
+    def rules(self) -> Rules:
+        return Rules(self.variant, int(self.players) if self.players is not None else None, self.cards)
+
+    def game(self):
+        """The checked :class:`Deal` (InputError for bad input)."""
+        rules = self.rules()
+        if self.seed is not None and self.deal is not None:
+            raise usage_error("give either --seed or --deal, not both")
+        if self.seed is not None:
+            return deal(check_seed(self.seed), rules)
+        if self.deal is not None:
+            return deal_from_text(self.deal, rules)
+        raise usage_error('give --seed N (a numbered deal) or --deal "CARDS" (hands given by hand)')
+
+
+IMP_PARAMS = ("variant", "players", "cards", "seed", "deal")
+
+
+def imp_options(f):
+    """``--variant --players --cards --seed --deal``, passed on as ``game=ImpOptions``."""
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        raw = {name: kwargs.pop(name) for name in IMP_PARAMS}
+        return f(*args, game=ImpOptions(**raw), **kwargs)
+
+    decorators = [
+        click.option("--variant", type=click.Choice(VARIANTS), default="lopaka", show_default=True,
+                     help="lopaka (two players and a dummy), glitzerhaus (open and hidden hands), "
+                          "or base (the game for 3 or 4 players)."),
+        click.option("--players", type=click.Choice(["3", "4"]), default=None,
+                     help="Players of the base game [default: 3]; the variants are for two."),
+        click.option("--cards", type=click.Choice(CARD_TABLES), default="classic", show_default=True,
+                     help="Card table: classic (126 coins) or matagot (the 2023 edition, 127 coins)."),
+        click.option("--seed", metavar="N", default=None,
+                     help="Numbered deal, 0 <= N < 2^64 (the same N always gives the same cards)."),
+        click.option("--deal", metavar="CARDS", default=None,
+                     help='Hands given by hand: blocks separated by "/" in the order of --help, or 36 cards.'),
+    ]
+    for decorator in reversed(decorators):
+        wrapper = decorator(wrapper)
+    return wrapper
+
+
+pretty_option = click.option("--pretty", is_flag=True, help="Write each card with its suit letter: 24b.")
+
+
+def print_json(obj: dict) -> None:
+    click.echo(json_text(obj))
+
+
+@click.group("imp", help=IMP_HELP)
+def imp_group():
+    pass
+
+
+@imp_group.command("deal", help=DEAL_HELP)
+@imp_options
+@json_option
+@pretty_option
+def deal_command(game: ImpOptions, as_json, pretty):
+    chosen = game.game()
+    if as_json:
+        print_json(deal_answer(chosen))
+        return
+    for text in imp_text.deal_lines(chosen, pretty):
+        click.echo(text)
+
+
+@imp_group.command("replay", help=REPLAY_HELP)
+@imp_options
+@click.option("--line", default="", metavar="LINE", help='Setup steps and tricks separated by " | ".')
+@click.option("--steps", is_flag=True, help="Also tell the line step by step, trick by trick.")
+@json_option
+@pretty_option
+def replay_command(game: ImpOptions, line: str, steps: bool, as_json, pretty):
+    chosen = game.game()
+    if as_json:
+        print_json(replay_answer(chosen, line))
+        return
+    start = chosen.start()
+    segments = parse_line(line, chosen.rules)
+    states = replay(start, segments)
+    actions = [a for s in segments for a in s]
+    table = chosen.rules.table
+    from scoundrel_solver.bottleimp.notation import format_line
+    click.echo(imp_text.title(chosen))
+    click.echo("Line: " + (format_line(line_of(start, actions), table, pretty) or "(no moves)"))
+    if steps and actions:
+        click.echo()
+        for text in imp_text.narrate(states, actions, pretty):
+            click.echo(text)
+    click.echo()
+    for text in imp_text.position_lines(states[-1], pretty):
+        click.echo(text)
+
+
+from .imp_play import play_command  # noqa: E402
+
+imp_group.add_command(play_command)
