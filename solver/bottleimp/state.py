@@ -379,7 +379,10 @@ class State:
         if not isinstance(action, wanted):
             kinds = {Pass: "Lopaka's pass", BasePass: "the base game's pass", Discard: "a Glitzerhaus stack step",
                      Reveal: "Glitzerhaus's open"}
-            if variant == "glitzerhaus" and isinstance(action, (Discard, Reveal)):
+            if variant == "glitzerhaus" and isinstance(action, Discard):
+                done = "done already" if action.stack <= self.step else "out of order"
+                raise IllegalMove(f"'{action}': stack {action.stack} {done}: {self._setup_due()}")
+            if variant == "glitzerhaus" and isinstance(action, Reveal):
                 raise IllegalMove(f"'{action}' out of order: {self._setup_due()}")
             raise IllegalMove(f"'{action}' is {kinds[type(action)]}, not a setup step of {variant}: "
                               f"{self._setup_due()}")
