@@ -34,3 +34,16 @@ def play_until(state, rng: random.Random, cards_left: int):
     while not state.finished and (state.in_setup or sum(map(len, state.hands)) > cards_left):
         state = state.apply(random_action(state, rng))
     return state
+
+
+def require_slow(request) -> None:
+    """Skip unless ``pytest -m slow`` (a mark expression naming slow positively) or SCOUNDREL_SLOW=1,
+    as tests/test_core.py does."""
+    import os
+
+    import pytest
+    if os.environ.get("SCOUNDREL_SLOW", "") not in ("", "0"):
+        return
+    expr = request.config.getoption("markexpr", "") or ""
+    if "slow" not in expr.replace("not slow", ""):
+        pytest.skip("slow: run with `pytest -m slow` or SCOUNDREL_SLOW=1")
