@@ -279,6 +279,8 @@ class Session:
                 action = state.joint_action(choices)
             else:
                 words = text.split()
+                if words and words[0].lower() in ("pass", "s1", "s2", "open"):
+                    raise IllegalMove("the setup is over: play a card")
                 if len(words) != 1:
                     raise IllegalMove("play one card at a time: its number, e.g. 24")
                 action = Play(parse_card(words[0], self.rules.table))
