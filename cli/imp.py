@@ -1,4 +1,4 @@
-"""``scoundrel-solve imp``: The Bottle Imp's commands (deal, replay, play).
+"""``scoundrel-solve imp``: The Bottle Imp's commands (deal, replay, value, play).
 
 Thin, as the Scoundrel commands are: parse the options, call the library
 (:mod:`scoundrel_solver.bottleimp`, whose ``answers`` build every JSON answer),
@@ -14,7 +14,7 @@ from typing import Optional
 import click
 
 from scoundrel_solver.bottleimp import Rules, deal, deal_from_text, line_of, parse_line, replay
-from scoundrel_solver.bottleimp.answers import deal_answer, replay_answer
+from scoundrel_solver.bottleimp.answers import deal_answer, replay_answer, value_answer
 from scoundrel_solver.bottleimp.rules import CARD_TABLES, VARIANTS
 from scoundrel_solver.shuffle import check_seed
 
@@ -35,6 +35,7 @@ Examples:
   scoundrel-solve imp replay --variant lopaka --seed 42 --line "pass 1 18 | 36 37 31" --steps
   scoundrel-solve imp replay --variant glitzerhaus --seed 0 --line "s1 3/17 33/6" --json
   scoundrel-solve imp play --variant lopaka --seed 42
+  scoundrel-solve imp value --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18"
 """
 
 DEAL_HELP = """Print a deal: every hand (sorted), Lopaka's hand, the devil's trick.
@@ -174,6 +175,78 @@ def replay_command(game: ImpOptions, line: str, steps: bool, as_json, pretty):
     for text in imp_text.position_lines(states[-1], pretty):
         click.echo(text)
 
+
+VALUE_HELP = """The double-dummy value of an endgame (IMP-RULES §8), by the reference solver.
+
+Every hand and the devil's trick known, A maximising the margin A - B, B minimising
+it, Lopaka playing his rule: the value of the position after --line (or of the
+position in --position FILE, JSON of IMP-RULES §7; - reads standard input), the value
+of each legal card, and an optimal line to the end (ties: the lowest card).  The
+solver is the plain pure-Python minimax, the specification of the fast core to come:
+it takes endgames of at most 18 cards in hand (6 tricks of Lopaka, 4 of Glitzerhaus).
+
+\b
+Examples:
+  scoundrel-solve imp value --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18"
+  scoundrel-solve imp value --variant glitzerhaus --seed 7 --json --line "s1 6/3 15/8 | s2 5/2 4/1 | open 1 1 | 20 24 25 27 | 22 23 28 18 | 21 31 33 26 | 29 35 37 14"
+"""
+
+
+
+@imp_group.command("value", help=VALUE_HELP)
+@imp_options
+@click.option("--line", default="", metavar="LINE", help='Setup steps and tricks from the deal, " | " between them.')
+@click.option("--position", "position_file", type=click.File("rb"), default=None, metavar="FILE",
+              help="A position in the JSON form of IMP-RULES §7 instead of a deal and a line (- for stdin).")
+@json_option
+@pretty_option
+def value_command(game: ImpOptions, line: str, position_file, as_json, pretty):
+    if position_file is not None:
+        if game.seed is not None or game.deal is not None or line:
+            raise usage_error("--position is the whole position: drop --seed, --deal and --line")
+        state = read_position(position_file)
+    else:
+        chosen = game.game()
+        state = replay(chosen.start(), parse_line(line, chosen.rules))[-1]
+    answer = value_answer(state)
+    if as_json:
+        print_json(answer)
+        return
+    table = state.rules.table
+    for text in imp_text.position_lines(state, pretty):
+        click.echo(text)
+    click.echo()
+    click.echo(f"Value (margin A {imp_text.MINUS} B, double dummy): {imp_text.signed(answer['value'])}")
+    if answer["actions"]:
+        who = imp_text.seat_name(state.rules, answer["to_play"])
+        aim = "highest" if answer["to_play"] == "A" else "lowest"
+        forced = " (his rule)" if state.lopaka_to_play else f" (aims for the {aim})"
+        click.echo(f"{who} to play{forced}:")
+        for action in answer["actions"]:
+            click.echo(f"  {imp_text.cards([action['card']], table, pretty):>4}  {imp_text.signed(action['value'])}")
+        click.echo("Optimal line: " + answer["line"])
+
+
+def read_position(handle):
+    """A §7 position from an open binary file (``--position``, ``-`` for stdin), every check made."""
+    from scoundrel_solver.bottleimp.position import position_from_json
+    from scoundrel_solver.errors import InputError
+    name = getattr(handle, "name", "-")
+    name = "standard input" if name in ("-", "<stdin>") or not isinstance(name, str) else name
+    try:
+        data = handle.read(MAX_POSITION_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read --position {name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_POSITION_BYTES:
+        raise InputError(f"--position {name}: more than {MAX_POSITION_BYTES:,} bytes; a position is a few hundred")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"--position {name} is not UTF-8 text") from None
+    return position_from_json(text, f"--position {name}")
+
+
+MAX_POSITION_BYTES = 1_000_000
 
 from .imp_play import play_command  # noqa: E402
 

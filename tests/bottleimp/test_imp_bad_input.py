@@ -168,11 +168,43 @@ for value in ("-1", str(2 ** 32), "abc", "1.5", "9" * 5000):
     case(f"play-bot-seed-{value[:10]}", *PLAY, "--bot-seed", value, says="--bot-seed", stdin="quit\n")
 case("play-json-option", *PLAY, "--json", says="--json", stdin="quit\n")
 
+# -------------------------------------------------------------- value
+VALUE = ("imp", "value", *DEAL42)
+GOOD_POSITION = json.dumps({"type": "imp-position", "variant": "lopaka", "cards": "classic",
+                            "hands": {"A": [3, 24], "L": [12, 36], "B": [5, 33]}, "devil": [2, 17, 29], "price": 14,
+                            "holder": "B", "won": {"A": [1, 4, 6, 7, 8, 9, 10, 11, 13, 15, 16, 18, 20, 21, 22],
+                                                   "L": [23, 25, 26, 27, 28, 30], "B": [14, 31, 32, 34, 35, 37]},
+                            "leader": "A", "trick": []})
+case("value-too-big", *VALUE, "--line", "pass 1 18", says="33 cards")
+case("value-too-big-json", *VALUE, "--line", "pass 1 18", "--json", says="reference")
+case("value-setup", *VALUE, "--line", "", says="play-phase")
+case("value-base-game", "imp", "value", "--variant", "base", *DEAL42, "--line", "", says="base game")
+case("value-bad-line", *VALUE, "--line", "pass 1 18 | 36 32", says="Lopaka plays 37")
+case("value-position-and-seed", *VALUE, "--position", "-", says="--position", stdin=GOOD_POSITION)
+case("value-position-and-line", "imp", "value", "--position", "-", "--line", "3", says="--position",
+     stdin=GOOD_POSITION)
+case("value-position-missing-file", "imp", "value", "--position", "/no/such/file.json", says="file.json")
+case("value-position-directory", "imp", "value", "--position", "/", says="--position")
+for name, text, says in [("empty", "", "JSON"), ("not-json", "not json", "JSON"), ("list", "[]", "object"),
+                         ("duplicate-key", '{"type": 1, "type": 2}', "twice"), ("deep", "[" * 100000, "deep"),
+                         ("not-utf8", b"\xff\xfe".decode("latin-1"), None),
+                         ("bad-price", GOOD_POSITION.replace('"price": 14', '"price": 13'), "price"),
+                         ("card-19", GOOD_POSITION.replace("[3, 24]", "[19, 24]"), "19"),
+                         ("lopaka-not-his-rule", GOOD_POSITION.replace('"trick": []', '"trick": [3, 36]').replace(
+                             "[3, 24]", "[24]").replace("[12, 36]", "[12]"), "following"),
+                         ("lopaka-lead-not-his-rule", GOOD_POSITION.replace('"trick": []', '"trick": [12]').replace(
+                             '"leader": "A"', '"leader": "L"').replace("[3, 24]", "[3, 24]").replace(
+                             "[12, 36]", "[36]").replace("[5, 33]", "[5, 33]"), None),
+                         ("json-flag", GOOD_POSITION.replace('"price": 14', '"price": "14"'), "price")]:
+    case(f"value-position-{name}", "imp", "value", "--position", "-", *(["--json"] if name == "json-flag" else []),
+         says=says, stdin=text)
+
 # ---------------------------------------------------------- real processes
 case("proc-deal-bad-seed", "imp", "deal", "--seed", "-1", sub=True, says="seed")
 case("proc-replay-bad-line", *L42, "pass 1 18 | 36 32 31", sub=True, says="Lopaka")
 case("proc-replay-bad-line-json", *L42, "pass 1 19", "--json", sub=True, says="19")
 case("proc-play-pipe-bad-deal", "imp", "play", "--deal", "1 2 3", stdin="quit\n", sub=True, says="36")
+case("proc-value-position-not-utf8", "imp", "value", "--position", "-", stdin="\udcff", sub=True, says="UTF-8")
 case("proc-play-pipe-bad-seat", *PLAY, "--as", "L", stdin="pass 1\n", sub=True, says="Lopaka")
 
 
@@ -180,7 +212,8 @@ case("proc-play-pipe-bad-seat", *PLAY, "--as", "L", stdin="pass 1\n", sub=True, 
 def _run(args, stdin, sub):
     if sub:
         env = {k: v for k, v in os.environ.items() if k != "SCOUNDREL_PURE"}
-        proc = subprocess.run([sys.executable, "-m", "scoundrel_solver", *args], input=(stdin or "").encode(),
+        data = (stdin or "").encode("utf-8", "surrogateescape")
+        proc = subprocess.run([sys.executable, "-m", "scoundrel_solver", *args], input=data,
                               capture_output=True, env=env, timeout=60)
         return proc.returncode, proc.stdout.decode(), proc.stderr.decode(), None
     result = runner().invoke(cli, list(args), input=stdin)

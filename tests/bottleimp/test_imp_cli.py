@@ -212,3 +212,32 @@ def test_play_tells_bad_lines_and_goes_on():
 def test_play_end_of_input():
     out = invoke(["imp", "play", "--seed", "42", "--bot", "random", "--bot-seed", "3"], input="pass 1\n").stdout
     assert "End of input: you leave the round at trick 1." in out
+
+
+# -------------------------------------------------------------------- value
+VALUE_LINE = "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18"
+
+
+def test_value_json_and_text_agree_with_the_library(tmp_path):
+    from scoundrel_solver.bottleimp import parse_line, replay
+    from scoundrel_solver.bottleimp.position import position_dict
+    from scoundrel_solver.bottleimp.reference import action_values, value
+    out = run_json("value", "--seed", "42", "--line", VALUE_LINE)
+    state = replay(deal(42, Rules("lopaka")).start(), parse_line(VALUE_LINE, Rules("lopaka")))[-1]
+    assert out["value"] == value(state) and out["to_play"] == "L"
+    assert out["actions"] == [{"card": a.card, "value": v} for a, v in action_values(state)]
+    text = invoke(["imp", "value", "--seed", "42", "--line", VALUE_LINE]).stdout
+    assert "Value (margin A − B, double dummy):" in text and "Optimal line: " + out["line"] in text
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(position_dict(state)))
+    assert run_json("value", "--position", str(path)) == out
+    assert json.loads(invoke(["imp", "value", "--position", "-", "--json"], input=path.read_text()).stdout) == out
+
+
+def test_value_of_a_finished_round():
+    from imp_games import random_game
+    from scoundrel_solver.bottleimp import format_line, line_of
+    start, actions, states = random_game(Rules("glitzerhaus"), 3, random.Random(4))
+    out = run_json("value", "--variant", "glitzerhaus", "--seed", "3", "--line", format_line(line_of(start, actions)))
+    assert out["value"] == states[-1].value() and out["actions"] == [] and out["line"] == ""
+    assert out["to_play"] is None or out["to_play"] in ("A", "B")
