@@ -35,7 +35,7 @@ Examples:
   scoundrel-solve imp replay --variant lopaka --seed 42 --line "pass 1 18 | 36 37 31" --steps
   scoundrel-solve imp replay --variant glitzerhaus --seed 0 --line "s1 3/17 33/6" --json
   scoundrel-solve imp play --variant lopaka --seed 42
-  scoundrel-solve imp value --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18"
+  scoundrel-solve imp value --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
 """
 
 DEAL_HELP = """Print a deal: every hand (sorted), Lopaka's hand, the devil's trick.
@@ -187,8 +187,8 @@ it takes endgames of at most 18 cards in hand (6 tricks of Lopaka, 4 of Glitzerh
 
 \b
 Examples:
-  scoundrel-solve imp value --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18"
-  scoundrel-solve imp value --variant glitzerhaus --seed 7 --json --line "s1 6/3 15/8 | s2 5/2 4/1 | open 1 1 | 20 24 25 27 | 22 23 28 18 | 21 31 33 26 | 29 35 37 14"
+  scoundrel-solve imp value --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
+  scoundrel-solve imp value --variant glitzerhaus --seed 7 --json --line "s1 6/3 15/8 | s2 5/2 4/1 | open 1 1 | 20 24 25 27 | 22 23 28 18 | 21 31 33 26 | 29 35 37 14 | 17 34 30 16"
 """
 
 

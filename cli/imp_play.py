@@ -411,8 +411,8 @@ from .imp import imp_options, pretty_option  # noqa: E402  (imp.py imports this 
 @imp_options
 @click.option("--as", "seat", default=None, metavar="SEAT",
               help="Your seat: A or B in the variants [default: A], 1-4 in the base game [default: 1].")
-@click.option("--bot", type=click.Choice(list(BOTS)), default="greedy", show_default=True,
-              help="The bots' way of playing.")
+@click.option("--bot", type=click.Choice(list(BOTS)), default="lopaka-rule", show_default=True,
+              help="The bots' way of playing (lopaka-rule is the strongest of the three).")
 @click.option("--bot-seed", type=WholeNumber(0, 2 ** 32 - 1), default=0, show_default=True, metavar="N",
               help="Seed of the random bot (the same seed, the same game).")
 @pretty_option

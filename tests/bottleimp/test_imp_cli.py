@@ -134,7 +134,7 @@ def test_help_examples_run(example):
 
 
 # --------------------------------------------------------------------- play
-def scripted(rules, seed, seat="A", bot="greedy", pick=lambda legal, rng: legal[0], undo_at=None):
+def scripted(rules, seed, seat="A", bot="lopaka-rule", pick=lambda legal, rng: legal[0], undo_at=None):
     """Play a round through the Session, choosing the human's moves with ``pick``; returns
     (the lines typed, the session's output)."""
     d = deal(seed, rules)
@@ -215,7 +215,7 @@ def test_play_end_of_input():
 
 
 # -------------------------------------------------------------------- value
-VALUE_LINE = "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18"
+VALUE_LINE = "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
 
 
 def test_value_json_and_text_agree_with_the_library(tmp_path):
@@ -224,7 +224,7 @@ def test_value_json_and_text_agree_with_the_library(tmp_path):
     from scoundrel_solver.bottleimp.reference import action_values, value
     out = run_json("value", "--seed", "42", "--line", VALUE_LINE)
     state = replay(deal(42, Rules("lopaka")).start(), parse_line(VALUE_LINE, Rules("lopaka")))[-1]
-    assert out["value"] == value(state) and out["to_play"] == "L"
+    assert out["value"] == value(state) and out["to_play"] == state.turn_name == "A"
     assert out["actions"] == [{"card": a.card, "value": v} for a, v in action_values(state)]
     text = invoke(["imp", "value", "--seed", "42", "--line", VALUE_LINE]).stdout
     assert "Value (margin A − B, double dummy):" in text and "Optimal line: " + out["line"] in text

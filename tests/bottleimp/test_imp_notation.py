@@ -117,7 +117,7 @@ TOKENS = st.sampled_from(["pass", "s1", "s2", "open", "|", "/", "1", "2", "19", 
                           "x", " ", "  ", ",", "-1", "1/2", "1/2/3", "PASS", "\u0663", "\x00", "99999999999999"])
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(text=st.one_of(st.text(max_size=80), st.lists(TOKENS, max_size=30).map(" ".join)),
        rules=st.sampled_from([LOPAKA, GLITZ, BASE3, BASE4]))
 def test_the_parser_raises_only_input_errors(text, rules):

@@ -190,7 +190,7 @@ KEYS = ["type", "variant", "cards", "players", "phase", "hands", "open", "hidden
         "price", "holder", "won", "leader", "trick", "finished", "scores", "value"]
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(base=st.sampled_from([lopaka_mid, lopaka_bought, glitz_play, glitz_setup]), key=st.sampled_from(KEYS),
        value=JSON_VALUES, drop=st.booleans())
 def test_the_reader_raises_only_input_errors_on_mutated_positions(base, key, value, drop):
@@ -205,7 +205,7 @@ def test_the_reader_raises_only_input_errors_on_mutated_positions(base, key, val
         pass
 
 
-@settings(max_examples=200, **SETTINGS)
+@settings(max_examples=120, **SETTINGS)
 @given(text=st.text(max_size=200) | JSON_VALUES.map(json.dumps))
 def test_the_reader_raises_only_input_errors_on_any_text(text):
     try:

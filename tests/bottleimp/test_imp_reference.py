@@ -27,7 +27,7 @@ def endgame(rules, seed, rng_seed, cards_left):
 
 @pytest.mark.parametrize("rules", TWO_PLAYER, ids=lambda r: f"{r.variant}-{r.cards}")
 @settings(max_examples=15, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 64 - 1), rng_seed=st.integers(0, 2 ** 32), left=st.integers(0, 13))
+@given(seed=st.integers(0, 2 ** 64 - 1), rng_seed=st.integers(0, 2 ** 32), left=st.integers(0, 12))
 def test_value_is_the_best_action_value_and_the_line_reaches_it(rules, seed, rng_seed, left):
     state = endgame(rules, seed, rng_seed, left)
     if state.finished:
