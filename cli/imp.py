@@ -130,9 +130,12 @@ def print_json(obj: dict) -> None:
     click.echo(json_text(obj))
 
 
-@click.group("imp", help=IMP_HELP)
-def imp_group():
-    pass
+@click.group("imp", help=IMP_HELP, invoke_without_command=True)
+@click.pass_context
+def imp_group(ctx: click.Context):
+    if ctx.invoked_subcommand is None:      # the help, as the root command without options
+        click.echo(ctx.get_help())
+        ctx.exit(0)
 
 
 @imp_group.command("deal", help=DEAL_HELP)
@@ -197,7 +200,8 @@ Examples:
 @imp_options
 @click.option("--line", default="", metavar="LINE", help='Setup steps and tricks from the deal, " | " between them.')
 @click.option("--position", "position_file", type=click.File("rb"), default=None, metavar="FILE",
-              help="A position in the JSON form of IMP-RULES §7 instead of a deal and a line (- for stdin).")
+              help="A position in the JSON form of IMP-RULES §7 (or a replay/value --json answer) instead "
+                   "of a deal and a line (- for stdin).")
 @json_option
 @pretty_option
 def value_command(game: ImpOptions, line: str, position_file, as_json, pretty):
@@ -243,7 +247,7 @@ def read_position(handle):
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"--position {name} is not UTF-8 text") from None
-    return position_from_json(text, f"--position {name}")
+    return position_from_json(text, f"--position {name}", answers=True)
 
 
 MAX_POSITION_BYTES = 1_000_000

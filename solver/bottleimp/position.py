@@ -293,10 +293,22 @@ def _check_derived(obj: dict, state: State) -> None:
             _fail(f"'value' is {obj['value']!r}; the cards give {state.value()}")
 
 
-def position_from_json(text: str, what: str = "the position") -> State:
-    """Read a position from JSON text (strict: :func:`scoundrel_solver.jsonform.loads`)."""
+ANSWERS = ("imp-replay", "imp-value")
+
+
+def position_from_json(text: str, what: str = "the position", answers: bool = False) -> State:
+    """Read a position from JSON text (strict: :func:`scoundrel_solver.jsonform.loads`).
+
+    With ``answers`` the text may also be an answer that holds a position (the ``--json``
+    of ``imp replay`` or ``imp value``): its ``position`` is read.
+    """
     if not isinstance(text, str):
         raise InputError(f"{what} is not text")
     if len(text) > MAX_TEXT:
         raise PositionError(f"{what} is {len(text):,} characters long: a position is a few hundred")
-    return position_from_dict(loads(text, what))
+    obj = loads(text, what)
+    if answers and isinstance(obj, dict) and obj.get("type") in ANSWERS:
+        if "position" not in obj:
+            raise PositionError(f"position: the {obj['type']} object in {what} holds no 'position'")
+        obj = obj["position"]
+    return position_from_dict(obj)

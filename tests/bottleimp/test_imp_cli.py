@@ -241,3 +241,16 @@ def test_value_of_a_finished_round():
     out = run_json("value", "--variant", "glitzerhaus", "--seed", "3", "--line", format_line(line_of(start, actions)))
     assert out["value"] == states[-1].value() and out["actions"] == [] and out["line"] == ""
     assert out["to_play"] is None or out["to_play"] in ("A", "B")
+
+
+def test_value_reads_the_position_of_a_replay_answer():
+    replayed = invoke(["imp", "replay", "--seed", "42", "--line", VALUE_LINE, "--json"]).stdout
+    out = json.loads(invoke(["imp", "value", "--position", "-", "--json"], input=replayed).stdout)
+    assert out == run_json("value", "--seed", "42", "--line", VALUE_LINE)
+    again = json.loads(invoke(["imp", "value", "--position", "-", "--json"], input=json.dumps(out)).stdout)
+    assert again == out
+
+
+def test_imp_without_a_command_prints_its_help():
+    out = invoke(["imp"]).stdout
+    assert out.startswith("Usage:") and "deal" in out and "replay" in out and "play" in out and "value" in out
