@@ -242,6 +242,9 @@ def _play_position(obj: dict, rules: Rules, base_keys) -> State:
         if price != START_PRICE:
             _fail(f"'price' is {price} but nobody holds the bottle ('holder' null): its price is then 19")
     else:
+        if price >= START_PRICE:
+            _fail(f"'price' {price} with a holder: the bottle is bought only below 19, so its price is then "
+                  f"a card below 19")
         if price not in won[holder]:
             _fail(f"'price' {price} is not a card in the holder's won pile (won.{rules.seats[holder]}): "
                   f"the holder bought the bottle with it")

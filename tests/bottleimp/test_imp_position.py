@@ -110,6 +110,7 @@ BAD = [
     ("holder-without-price", lambda: edit(lopaka_bought(), ["holder"], None), "nobody holds"),
     ("price-not-in-holders-pile", lambda: edit(lopaka_bought(), ["holder"], "A"), "holder's won pile"),
     ("price-other-card", lambda: edit(lopaka_bought(), ["price"], 12), "holder's won pile"),
+    ("price-high-card-held", lambda: edit(lopaka_bought(), ["price"], 32), "below 19"),
     ("holder-null-low-card-won", lambda: edit(edit(lopaka_bought(), ["holder"], None), ["price"], 19), "below 19"),
     ("bad-holder", lambda: edit(lopaka_mid(), ["holder"], "C"), "holder"),
     ("bad-leader", lambda: edit(lopaka_mid(), ["leader"], "Z"), "leader"),
