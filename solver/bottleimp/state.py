@@ -342,7 +342,7 @@ class State:
         if self.finished:
             raise IllegalMove(f"cannot play {card}: the round is over")
         k = len(self.trick)
-        who = self.seats[self.turn]
+        who = self.seats[self.turn] if self.rules.variant != "base" else f"seat {self.seats[self.turn]}"
         holding_index = self.holding_of_card(k)
         holding = self.hands[holding_index]
         where = self.holding_names[holding_index]
