@@ -273,3 +273,26 @@ def test_states_are_values():
 def test_unknown_actions_are_illegal():
     with pytest.raises(IllegalMove):
         lopaka().apply("pass 1 18")
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: f"{r.variant}-{r.players}-{r.cards}")
+def test_check_agrees_with_the_legal_actions(rules):
+    """``check`` (what apply refuses) and ``legal_cards`` / ``setup_options`` (what is offered)
+    are the same rules: every offered action passes, every other card of the deck fails."""
+    rng = random.Random(8)
+    for seed in range(3):
+        _, actions, states = random_game(rules, seed, rng)
+        for state in states[:-1]:
+            if state.in_setup:
+                offered = state.legal_actions()
+                sample = offered if isinstance(offered, list) and len(offered) <= 200 else None
+                if sample is None:
+                    sample = [state.joint_action({i: rng.choice(state.setup_options(i))
+                                                  for i in range(len(state.seats)) if state.setup_options(i)})
+                              for _ in range(50)]
+                assert all(state.is_legal(a) for a in sample)
+                continue
+            legal = set(state.legal_cards())
+            for card in range(1, 38):
+                if card != 19:
+                    assert state.is_legal(Play(card)) == (card in legal), (card, legal)
