@@ -296,3 +296,28 @@ def test_check_agrees_with_the_legal_actions(rules):
             for card in range(1, 38):
                 if card != 19:
                     assert state.is_legal(Play(card)) == (card in legal), (card, legal)
+
+
+def test_the_seeds_example_in_a_round():
+    """The seed's example as a state: price 19, B leads 24, A plays 20, Lopaka holds 12 17 18 32 36
+    (and, here, five more cards of no use to him: with only five cards left, as in the text, the
+    price could no longer be 19, see docs/bottleimp.md) and plays 32."""
+    s = position_from_dict({
+        "type": "imp-position", "variant": "lopaka", "cards": "classic",
+        "hands": {"A": [4, 6, 8, 9, 10, 11, 13, 14, 15], "L": [1, 2, 3, 5, 7, 12, 17, 18, 32, 36],
+                  "B": [16, 21, 23, 26, 27, 28, 29, 30, 31]},
+        "devil": [33, 34, 37], "price": 19, "holder": None,
+        "won": {"A": [], "L": [], "B": [22, 25, 35]}, "leader": "B", "trick": [24, 20]})
+    assert s.turn_name == "L" and s.legal_cards() == (32,)
+    with pytest.raises(IllegalMove, match="Lopaka plays 32 by his rule, not 17"):
+        s.apply(Play(17))
+    s = s.apply(Play(32))
+    assert s.seats[s.leader] == "L" and s.holder is None and s.won[1] == (20, 24, 32)
+
+
+def test_the_seeds_example_cannot_happen_at_its_price_with_five_cards_left():
+    """With five cards in Lopaka's hand six tricks (18 cards) are won; 20-37 are only 18 cards and
+    four of them (20 24 32 36) are in play: a card below 19 was won, so someone holds the bottle."""
+    in_play = {20, 24, 32, 36}
+    high = [c for c in range(20, 38) if c not in in_play]
+    assert len(high) < 18
