@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 from ..errors import InputError
-from .state import Play, State, follow, lopaka_rule, trick_winner
+from .state import Play, State, lopaka_rule, trick_winner
 
 
 class BotError(InputError):
@@ -145,5 +145,4 @@ def play_out(state: State, bots: dict) -> list:
     return actions
 
 
-__all__ = ["BOTS", "BotError", "GreedyBot", "LopakaRuleBot", "RandomBot", "follow", "low_cards_setup", "make_bot",
-           "play_out"]
+__all__ = ["BOTS", "BotError", "GreedyBot", "LopakaRuleBot", "RandomBot", "low_cards_setup", "make_bot", "play_out"]
