@@ -19,6 +19,7 @@ from scoundrel_solver.bottleimp.notation import format_line, line_of
 from scoundrel_solver.shuffle import check_seed
 
 from . import imp_text
+from .imp_options import imp_options, pretty_option
 from .imp_text import seat_name
 from .options import WholeNumber, usage_error
 
@@ -404,7 +405,6 @@ class Terminal:
         return line
 
 
-from .imp import imp_options, pretty_option  # noqa: E402  (imp.py imports this module at its end)
 
 
 @click.command("play", help=PLAY_HELP)
