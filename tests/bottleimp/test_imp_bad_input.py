@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from clitools import runner
+from imp_games import runner
 from scoundrel_solver.cli.main import cli
 
 CASES = []

@@ -7,12 +7,11 @@ import shlex
 import jsonschema
 import pytest
 
-from clitools import invoke
-from scoundrel_solver import schema
+from imp_games import invoke
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.cli.imp import imp_group
 from scoundrel_solver.cli.imp_play import Session
-from scoundrel_solver.jsonform import TYPES
+from scoundrel_solver.jsonform import TYPES, schema
 
 SCHEMA = schema()
 ROOT = jsonschema.Draft202012Validator(SCHEMA)

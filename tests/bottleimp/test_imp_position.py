@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoundrel_solver import schema
+from scoundrel_solver.jsonform import schema
 from scoundrel_solver.bottleimp import Discard, InputError, Pass, Play, PositionError, Reveal, Rules, deal
 from scoundrel_solver.bottleimp.position import position_dict, position_from_dict, position_from_json
 
