@@ -80,12 +80,15 @@ def trick_text(before: State, after: State, last: int, pretty: bool = False) -> 
     shown = ", ".join(f"{w} {table.pretty(c) if pretty else c}" for w, c in zip(who, played))
     at, bought = trick_winner(played, before.price)
     winner, won_with = who[at], played[at]
+    coins = table.coins_of(played)
+    total = table.coins_of(after.won[after.leader])
+    worth = f"; {coins} coin{'s' if coins != 1 else ''}, {seat_name(before.rules, winner)} has won {total}"
     if bought is not None:
         return (f"trick {before.tricks_done + 1}: {shown} {ARROW} {seat_name(before.rules, winner)} wins with "
-                f"{won_with} and buys the bottle at {bought}")
+                f"{won_with} and buys the bottle at {bought}{worth}")
     holder = "nobody" if after.holder is None else seat_name(before.rules, after.seats[after.holder])
     return (f"trick {before.tricks_done + 1}: {shown} {ARROW} {seat_name(before.rules, winner)} wins with {won_with} "
-            f"(the highest; none below the price); the bottle stays with {holder} at {after.price}")
+            f"(the highest; none below the price); the bottle stays with {holder} at {after.price}{worth}")
 
 
 def narrate(states, actions, pretty: bool = False) -> list:

@@ -25,7 +25,8 @@ def deal_answer(d: Deal) -> dict:
 
 def trick_records(states) -> list:
     """One record a trick completed along ``states`` (a replay): its number, who led, its
-    cards in order, who won it, whether that bought the bottle, and the price and holder after."""
+    cards in order and their coins, who won it, whether that bought the bottle, and the price
+    and holder after."""
     records = []
     for before, after in zip(states, states[1:]):
         if before.in_setup or len(before.trick) != before.rules.trick_size - 1:
@@ -35,6 +36,7 @@ def trick_records(states) -> list:
             "number": before.tricks_done + 1,
             "leader": before.seats[before.leader],
             "cards": list(before.trick) + [last],
+            "coins": before.rules.table.coins_of(before.trick + (last,)),
             "winner": after.seats[after.leader],
             "bought": after.price != before.price,
             "price": after.price,

@@ -63,7 +63,7 @@ LINE42 = "pass 1 18 | 36 37 31 | 32 13 34"
 def test_replay_text_and_steps():
     out = invoke(["imp", "replay", "--seed", "42", "--line", LINE42, "--steps"]).stdout
     assert "Line: " + LINE42 in out
-    assert "trick 2: L 32, B 13, A 34 → B wins with 13 and buys the bottle at 13" in out
+    assert "trick 2: L 32, B 13, A 34 → B wins with 13 and buys the bottle at 13; 15 coins, B has won 15" in out
     assert "Price 13, bottle with B." in out and "Trick 3: B to lead." in out
     plain = invoke(["imp", "replay", "--seed", "42", "--line", LINE42]).stdout
     assert "trick 2:" not in plain
@@ -72,7 +72,7 @@ def test_replay_text_and_steps():
 def test_replay_json():
     out = run_json("replay", "--seed", "42", "--line", LINE42.replace(" | ", "|"))
     assert out["line"] == LINE42
-    assert out["tricks"][1] == {"number": 2, "leader": "L", "cards": [32, 13, 34], "winner": "B", "bought": True,
+    assert out["tricks"][1] == {"number": 2, "leader": "L", "cards": [32, 13, 34], "coins": 15, "winner": "B", "bought": True,
                                 "price": 13, "holder": "B"}
     assert out["position"]["holder"] == "B" and "finished" not in out["position"]
 
