@@ -15,7 +15,7 @@ from ..errors import InputError
 from .deal import Deal, DealError, deal, deal_from_blocks, deal_from_text
 from .notation import NotationError, format_line, line_of, parse_line, replay
 from .rules import Rules, RulesError
-from .state import (BasePass, Discard, IllegalMove, Pass, Play, PositionError, Reveal, State, follow, lopaka_rule,
+from .state import (Action, BasePass, Discard, IllegalMove, Pass, Play, PositionError, Reveal, State, follow, lopaka_rule,
                     trick_winner)
 
 __all__ = [
@@ -23,6 +23,6 @@ __all__ = [
     "InputError", "Deal", "DealError", "deal", "deal_from_blocks", "deal_from_text",
     "NotationError", "format_line", "line_of", "parse_line", "replay",
     "Rules", "RulesError",
-    "BasePass", "Discard", "IllegalMove", "Pass", "Play", "PositionError", "Reveal", "State", "follow", "lopaka_rule",
+    "Action", "BasePass", "Discard", "IllegalMove", "Pass", "Play", "PositionError", "Reveal", "State", "follow", "lopaka_rule",
     "trick_winner",
 ]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Optional, Union
 
 from ..errors import InputError
 from .cards import START_PRICE
@@ -103,6 +103,8 @@ class BasePass:
 
 
 SETUP_ACTIONS = (Pass, Discard, Reveal, BasePass)
+#: An action of the game: a card played, or one (joint) setup choice.
+Action = Union[Play, Pass, Discard, Reveal, BasePass]
 
 
 # ------------------------------------------------------------- trick rules
