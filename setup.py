@@ -1,6 +1,6 @@
 """Builds the Cython search core; everything else is declared in pyproject.toml.
 
-The core is six extension modules (docs/solver.md, "Where each part lives"):
+Scoundrel's core is seven extension modules in ``solver/scoundrel/`` (docs/solver.md, "Where each part lives"):
 ``_table``, ``_bounds``, ``_rooms``, ``_search`` and ``_shortest`` call one another through the
 declarations in their ``.pxd`` files, and ``_core`` is the Python-facing API.  ``_belief``, the
 belief-state search of the real-table hint, sits on top: it enumerates rooms with ``_rooms`` and
@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The sources live in solver/ but install as the package scoundrel_solver, and
 # Cython finds a cimported .pxd (``from ._table cimport ...`` in the module
-# scoundrel_solver._rooms) by its package path: give it a scoundrel_solver/
+# scoundrel_solver.scoundrel._rooms) by its package path: give it a scoundrel_solver/
 # that is solver/ (a link; a copy of the declarations where links are not allowed).
 PXD_ROOT = os.path.join(HERE, "build", "pxd")
 alias = os.path.join(PXD_ROOT, "scoundrel_solver")
@@ -29,15 +29,17 @@ if not os.path.exists(os.path.join(alias, "__init__.py")):
     except OSError:
         os.makedirs(alias, exist_ok=True)
 if not os.path.islink(alias):
-    for name in os.listdir(os.path.join(HERE, "solver")):
-        if name.endswith(".pxd") or name == "__init__.py":
-            shutil.copy2(os.path.join(HERE, "solver", name), os.path.join(alias, name))
+    for sub in ("", "scoundrel"):
+        os.makedirs(os.path.join(alias, sub), exist_ok=True)
+        for name in os.listdir(os.path.join(HERE, "solver", sub)):
+            if name.endswith(".pxd") or name == "__init__.py":
+                shutil.copy2(os.path.join(HERE, "solver", sub, name), os.path.join(alias, sub, name))
 
 # the parts before their users (each cimports only the ones above it)
 PARTS = ["_table", "_bounds", "_rooms", "_search", "_shortest", "_core", "_belief"]
 
 extensions = [
-    Extension(f"scoundrel_solver.{name}", [f"solver/{name}.pyx"], extra_compile_args=["-O3"])
+    Extension(f"scoundrel_solver.scoundrel.{name}", [f"solver/scoundrel/{name}.pyx"], extra_compile_args=["-O3"])
     for name in PARTS
 ]
 

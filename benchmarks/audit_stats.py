@@ -26,9 +26,9 @@ if str(ROOT) not in sys.path:
 
 from scoundrel_solver import Rules, solve  # noqa: E402
 from scoundrel_solver.batch import BatchError  # noqa: E402
-from scoundrel_solver.deal import deal  # noqa: E402
-from scoundrel_solver.notation import parse_line, replay  # noqa: E402
-from scoundrel_solver.state import State  # noqa: E402
+from scoundrel_solver.scoundrel.deal import deal  # noqa: E402
+from scoundrel_solver.scoundrel.notation import parse_line, replay  # noqa: E402
+from scoundrel_solver.scoundrel.state import State  # noqa: E402
 from stats_table import results_files, stats_records  # noqa: E402  (benchmarks/, this script's folder)
 
 def audit(path: Path, sample: int, rng: random.Random) -> tuple:

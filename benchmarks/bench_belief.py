@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where the exact belief search stops being feasible: the C engine
-(``beliefsearch.CoreBeliefSearch``, solver/_belief.pyx) and the pure-Python one
+(``beliefsearch.CoreBeliefSearch``, solver/scoundrel/_belief.pyx) and the pure-Python one
 (``beliefsearch.BeliefSearch``) side by side in one run.
 
 Positions: numbered deals played along their exact optimal line (the core's) up
@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import scoundrel_solver.hints as hints  # noqa: E402
+import scoundrel_solver.scoundrel.hints as hints  # noqa: E402
 from scoundrel_solver import Rules, State, deal  # noqa: E402
-from scoundrel_solver.beliefsearch import BeliefSearch, BudgetExceeded, CoreBeliefSearch  # noqa: E402
-from scoundrel_solver.search import solve  # noqa: E402
+from scoundrel_solver.scoundrel.beliefsearch import BeliefSearch, BudgetExceeded, CoreBeliefSearch  # noqa: E402
+from scoundrel_solver.scoundrel.search import solve  # noqa: E402
 
 
 def position_with(seed: int, rules: Rules, unseen: int):

@@ -106,11 +106,11 @@ for p in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(p))
 
 from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
-from scoundrel_solver.beliefsearch import MAX_UNSEEN, BudgetExceeded, CoreBeliefSearch  # noqa: E402
-from scoundrel_solver.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
+from scoundrel_solver.scoundrel.beliefsearch import MAX_UNSEEN, BudgetExceeded, CoreBeliefSearch  # noqa: E402
+from scoundrel_solver.scoundrel.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
 from scoundrel_solver.intervals import wilson  # noqa: E402
-from scoundrel_solver.notation import parse_action  # noqa: E402
-from scoundrel_solver.state import AVOID  # noqa: E402
+from scoundrel_solver.scoundrel.notation import parse_action  # noqa: E402
+from scoundrel_solver.scoundrel.state import AVOID  # noqa: E402
 from bench_table_player import fail, load, parse_seeds, run_deals  # noqa: E402  (one runner for both)
 
 PLAYERS = ("clairvoyant", "belief")

@@ -33,7 +33,7 @@ for p in (ROOT, ROOT / "benchmarks"):
 
 from bench_hint_budget import cold, pct, random_position  # noqa: E402
 from scoundrel_solver import Rules  # noqa: E402
-from scoundrel_solver.explain import explain_exact  # noqa: E402
+from scoundrel_solver.scoundrel.explain import explain_exact  # noqa: E402
 
 
 def main(argv=None):

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import scoundrel_solver.hints as hints  # noqa: E402
+import scoundrel_solver.scoundrel.hints as hints  # noqa: E402
 from scoundrel_solver import Rules, State, deal  # noqa: E402
 
 

@@ -45,8 +45,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import scoundrel_solver.budget as budget  # noqa: E402
-import scoundrel_solver.hints as hints  # noqa: E402
+import scoundrel_solver.pools as pools  # noqa: E402
+import scoundrel_solver.scoundrel.budget as budget  # noqa: E402
+import scoundrel_solver.scoundrel.hints as hints  # noqa: E402
 from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
 
 
@@ -75,7 +76,7 @@ def random_position(rnd: random.Random, rules: Rules, with_bottom: bool = False)
 
 def table_mode(args, mode: str, out) -> None:
     """The real-table hint within ``--time`` on random mid-game positions, without and
-    with the achievable figure (solver/achievable.py), side by side."""
+    with the achievable figure (solver/scoundrel/achievable.py), side by side."""
     rules = Rules(mode=mode.split("-")[0])
     rnd = random.Random(f"{args.rng_seed}-{mode}")
     walls, walls0, kinds, kinds0, solved, planned = [], [], {}, {}, 0, 0
@@ -152,7 +153,7 @@ def table_mode(args, mode: str, out) -> None:
 def cold():
     hints.CACHE.clear()
     hints._SEARCHERS.clear()
-    budget._close_pool()
+    pools.close_pool()
 
 
 def pct(xs, q):

@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules, State, deal, replay  # noqa: E402
-from scoundrel_solver.search import LINE_NODES, load_core  # noqa: E402
+from scoundrel_solver.scoundrel.search import LINE_NODES, load_core  # noqa: E402
 
 
 def _range(text: str) -> list:

@@ -101,7 +101,7 @@ def build_id() -> str:
     build = (head or "unknown") + ("+dirty" if dirty else "")
     try:  # the compiled core actually loaded (solver/ may be rebuilt between runs)
         import hashlib
-        from scoundrel_solver import _core
+        from scoundrel_solver.scoundrel import _core
         with open(_core.__file__, "rb") as f:
             build += " core " + hashlib.sha256(f.read()).hexdigest()[:12]
     except (ImportError, OSError):

@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:  # run from a clone without installing
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import DEFAULT_TT_MB, Rules, format_cards, solve  # noqa: E402
-from scoundrel_solver.cards import JOKER, full_pack, is_solo_card  # noqa: E402
+from scoundrel_solver.scoundrel.cards import JOKER, full_pack, is_solo_card  # noqa: E402
 
 
 def parse_range(text: str) -> tuple:

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Rebuild the difficulty calibration shipped in ``solver/data/calibration.json``.
+"""Rebuild the difficulty calibration shipped in ``solver/scoundrel/data/calibration.json``.
 
 Step 1 analyses numbered deals (exact solve, canonical optimal line, greedy
-baseline; see ``solver/rating.py``), one JSON line per deal, appended as it is
+baseline; see ``solver/scoundrel/rating.py``), one JSON line per deal, appended as it is
 done (``--resume`` carries on after an interruption):
 
     python benchmarks/calibrate_rating.py analyse --mode solo --seeds 1-10000 --jobs 2 \\
@@ -62,8 +62,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules, deal  # noqa: E402
-from scoundrel_solver.batch import BatchError, ResultsFile, Settings, parse_seeds, read_records, solve_seed  # noqa: E402
-from scoundrel_solver.rating import LABEL_NAMES, analyse, build_calibration, rate_record  # noqa: E402
+from scoundrel_solver.batch import BatchError, parse_seeds  # noqa: E402
+from scoundrel_solver.scoundrel.stats import ResultsFile, Settings, read_records, solve_seed  # noqa: E402
+from scoundrel_solver.scoundrel.rating import LABEL_NAMES, analyse, build_calibration, rate_record  # noqa: E402
 
 PACKAGE_FILE = ROOT / "solver" / "data" / "calibration.json"
 

@@ -3,7 +3,7 @@ co-op rating").  None of these is used by the rating; they measured ideas that d
 
 Each takes deals already analysed (their canonical line from a calibration file) and runs
 the walk's win checks -- ``decide(child, 1)`` for every kind of move off the canonical line,
-one searcher for the deal, as ``solver/rating.py`` does -- in a different way:
+one searcher for the deal, as ``solver/scoundrel/rating.py`` does -- in a different way:
 
     python benchmarks/coop_checks.py order    --seeds 41,44,39,6,20
     python benchmarks/coop_checks.py shortcut --seeds 100-111
@@ -31,10 +31,10 @@ if str(ROOT) not in sys.path:
 
 from scoundrel_solver import Rules, deal  # noqa: E402
 from scoundrel_solver.batch import parse_seeds  # noqa: E402
-from scoundrel_solver.notation import parse_action  # noqa: E402
-from scoundrel_solver.rating import DECIDE_NODES_COOP, _move_kind, greedy_move, move_kinds  # noqa: E402
-from scoundrel_solver.search import load_core  # noqa: E402
-from scoundrel_solver.state import Avoid, State, Take  # noqa: E402
+from scoundrel_solver.scoundrel.notation import parse_action  # noqa: E402
+from scoundrel_solver.scoundrel.rating import DECIDE_NODES_COOP, _move_kind, greedy_move, move_kinds  # noqa: E402
+from scoundrel_solver.scoundrel.search import load_core  # noqa: E402
+from scoundrel_solver.scoundrel.state import Avoid, State, Take  # noqa: E402
 
 RULES = Rules(mode="coop")
 

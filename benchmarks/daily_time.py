@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scoundrel_solver.daily import calibration_for  # noqa: E402
+from scoundrel_solver.scoundrel.daily import calibration_for  # noqa: E402
 from scoundrel_solver import Rules  # noqa: E402
-from scoundrel_solver.rating import LABEL_NAMES, rate_record  # noqa: E402
+from scoundrel_solver.scoundrel.rating import LABEL_NAMES, rate_record  # noqa: E402
 
 
 def span(seconds: float) -> str:

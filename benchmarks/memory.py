@@ -88,7 +88,7 @@ FINGERPRINT = [
 
 def run_fingerprint(path: Path, frozen: bool = False) -> int:
     from scoundrel_solver import Rules, format_line, solve
-    from scoundrel_solver.search import load_core, start_state
+    from scoundrel_solver.scoundrel.search import load_core, start_state
     core = load_core()
     if frozen:
         # every searcher as daily methods v1/v2 search (core.FROZEN_KNOBS): the

@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
 
 from scoundrel_solver import Rules, deal  # noqa: E402
 from scoundrel_solver.batch import parse_seeds  # noqa: E402
-from scoundrel_solver.rating import FEATURE_DECIMALS, analyse, apply_calibration, calibration, rate_record  # noqa: E402
+from scoundrel_solver.scoundrel.rating import FEATURE_DECIMALS, analyse, apply_calibration, calibration, rate_record  # noqa: E402
 
 
 def _live(item):

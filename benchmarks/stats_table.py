@@ -4,7 +4,7 @@
 Reads every ``benchmarks/results/stats/*.jsonl`` (written by ``scoundrel-solve
 stats``; the repository keeps them as ``.jsonl.gz`` snapshots: ``gunzip -k`` one
 to resume its run) and ``benchmarks/results/coop-52.jsonl`` (the solver benchmark's co-op
-deals, until a statistics run of co-op 52 exists), summarises each with ``solver.batch.summarise`` over the seeds present
+deals, until a statistics run of co-op 52 exists), summarises each with ``solver.scoundrel.stats.summarise`` over the seeds present
 from 1 upwards without a gap, and prints one Markdown row per file with the
 command that reproduces it.
 
@@ -20,8 +20,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules  # noqa: E402
-from scoundrel_solver.batch import (BatchError, ResultsFileError, read_json_lines, record_problem,  # noqa: E402
-                                    summarise)
+from scoundrel_solver.batch import BatchError, ResultsFileError, read_json_lines
+from scoundrel_solver.scoundrel.stats import record_problem, summarise
 
 STATS = ROOT / "benchmarks/results/stats"
 

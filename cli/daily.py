@@ -10,9 +10,9 @@ import datetime
 import click
 
 from scoundrel_solver import Rules, format_line
-from scoundrel_solver.daily import METHODS, daily_challenge, parse_date
+from scoundrel_solver.scoundrel.daily import METHODS, daily_challenge, parse_date
 from scoundrel_solver.progress import ProgressLine
-from scoundrel_solver.rating import LABEL_NAMES
+from scoundrel_solver.scoundrel.rating import LABEL_NAMES
 
 from . import render
 from .options import Game, GameOptions, json_option, pretty_option, progress_option, rule_options

@@ -12,9 +12,9 @@ import click
 
 from scoundrel_solver import InputError, Rules
 from scoundrel_solver.batch import AppendFile, WorkerDied, WriteFault, sigint_deferred
-from scoundrel_solver.catalogue import (CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue,
+from scoundrel_solver.scoundrel.catalogue import (CatalogueError, DIFFICULTIES, check_difficulty, entry, generate, read_catalogue,
                                         read_catalogue_lines)
-from scoundrel_solver.deal import check_seed
+from scoundrel_solver.scoundrel.deal import check_seed
 
 from .options import GameOptions, rule_options
 from .options import MAX_JOBS, MAX_SEED, WholeNumber

@@ -6,10 +6,10 @@ import json
 import click
 
 from scoundrel_solver import PositionError, State, jsonform, parse_action, parse_cards, parse_line, replay
-from scoundrel_solver.explain import Explanation, explain_exact, explain_table
-from scoundrel_solver.hints import (DEFAULT_BELIEF_SECONDS, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
+from scoundrel_solver.scoundrel.explain import Explanation, explain_exact, explain_table
+from scoundrel_solver.scoundrel.hints import (DEFAULT_BELIEF_SECONDS, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint, TablePosition, exact_hint,
                                     known_bottom_of_line, make_table_position, position_from_json, table_hint)
-from scoundrel_solver.notation import resolved_line
+from scoundrel_solver.scoundrel.notation import resolved_line
 from scoundrel_solver.progress import ProgressLine
 
 from . import render
@@ -289,7 +289,7 @@ def exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress=None, t
     """The exact hint within ``--time`` (a progress line on stderr while it waits, if
     ``progress``; None: on a terminal); ``hint`` and ``play`` both ask it here, so
     they answer alike.  ``threads``: within a budget, that many actions are solved
-    at once (worker processes; None: the cores, at most ``budget.DEFAULT_WORKERS``);
+    at once (worker processes; None: the cores, at most ``pools.DEFAULT_WORKERS``);
     with ``--time 0`` each action's search runs on that many threads sharing one
     table (None: the cores)."""
     budget = hint_budget(budget, max_nodes, timeout)
@@ -303,7 +303,7 @@ def exact_hint_within(state, budget, max_nodes, timeout, tt_mb, progress=None, t
 def _explained_action(state, text: str, what: str = "--explain"):
     """ACTION of ``--explain``, parsed and checked against the position (an error names ``what``)."""
     from scoundrel_solver.errors import InputError
-    from scoundrel_solver.hints import _check_playing
+    from scoundrel_solver.scoundrel.hints import _check_playing
     _check_playing(state)       # a finished game: "the game is over", as the hint says it
     try:
         return state.resolve(parse_action(text))

@@ -20,7 +20,7 @@ import click
 
 from scoundrel_solver import CoreMissingError, IllegalMove, InputError, format_line, parse_line, replay, solve
 from scoundrel_solver.batch import os_reason
-from scoundrel_solver.notation import resolved_line
+from scoundrel_solver.scoundrel.notation import resolved_line
 from scoundrel_solver.progress import ProgressLine
 
 from . import render

@@ -17,8 +17,8 @@ from typing import Optional
 import click
 
 from scoundrel_solver import DEFAULT_TT_MB, Rules, State, deal, parse_cards
-from scoundrel_solver.deal import MAX_SEED, check_seed
-from scoundrel_solver.rules import DECK_SIZES, DURABILITIES, FLEES, MODES
+from scoundrel_solver.scoundrel.deal import MAX_SEED, check_seed
+from scoundrel_solver.scoundrel.rules import DECK_SIZES, DURABILITIES, FLEES, MODES
 
 RULE_PARAMS = ("mode", "flee", "durability", "deck_size")
 DECK_PARAMS = ("seed", "deck")
@@ -287,10 +287,10 @@ def default_threads() -> int:
     goes on the threads from its first test in co-op, and in solo only past its first
     50,000 nodes, so small solo solves stay on one); ``hint`` solves that many actions
     at once.  The score, the line and every rating are the same whatever the count
-    (tests/test_threads.py); the speed-up (co-op 52 proofs 1-100 on a quiet 2-core
+    (tests/scoundrel/test_threads.py); the speed-up (co-op 52 proofs 1-100 on a quiet 2-core
     machine: 1.49 in total, 2026-12-02) is in benchmarks/README.md, "Both cores
     for one solve"."""
-    from scoundrel_solver.search import MAX_THREADS
+    from scoundrel_solver.scoundrel.search import MAX_THREADS
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -300,7 +300,7 @@ def default_threads() -> int:
 
 def threads_option(f):
     """``--threads N``: threads for one search (``solve``, ``rate``; ``hint``: searches at once)."""
-    from scoundrel_solver.search import MAX_THREADS
+    from scoundrel_solver.scoundrel.search import MAX_THREADS
     return click.option(
         "--threads", type=WholeNumber(1, MAX_THREADS), default=None, metavar="N",
         help="Threads for the search, sharing one table; the score and the line are the same "
@@ -309,7 +309,7 @@ def threads_option(f):
 
 def time_option(f):
     """``--time SECONDS``: the budget of an exact hint (``hint``; ``play`` should take it too)."""
-    from scoundrel_solver.budget import DEFAULT_TIME
+    from scoundrel_solver.scoundrel.budget import DEFAULT_TIME
     return click.option(
         "--time", "budget", type=Seconds(zero=True), default=None, metavar="SECONDS",
         help=f"Exact hint: answer within this many seconds [default: {DEFAULT_TIME:g}; with --max-nodes/"
@@ -322,7 +322,7 @@ def table_budget(budget, max_nodes, timeout) -> float:
     """The time budget of a real-table hint: ``--time`` if given, else the exact
     hint's default unless --max-nodes/--timeout (limits of each of its searches)
     are given, which keep the hint unbounded as before; 0: no limit."""
-    from scoundrel_solver.budget import DEFAULT_TIME
+    from scoundrel_solver.scoundrel.budget import DEFAULT_TIME
     if budget is not None:
         return budget
     return 0.0 if (max_nodes is not None or timeout is not None) else DEFAULT_TIME
@@ -331,7 +331,7 @@ def table_budget(budget, max_nodes, timeout) -> float:
 def hint_budget(budget, max_nodes, timeout) -> float:
     """The budget of an exact hint: ``--time`` if given, else the default,
     except that --max-nodes/--timeout (limits of the unbounded hint) mean 0."""
-    from scoundrel_solver.budget import DEFAULT_TIME
+    from scoundrel_solver.scoundrel.budget import DEFAULT_TIME
     limited = max_nodes is not None or timeout is not None
     if budget is None:
         return 0.0 if limited else DEFAULT_TIME

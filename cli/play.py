@@ -16,7 +16,7 @@ from typing import Callable, Optional
 import click
 
 from scoundrel_solver import AVOID, Avoid, IllegalMove, InputError, State, format_line, parse_line, replay, solve
-from scoundrel_solver.hints import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line, table_hint
+from scoundrel_solver.scoundrel.hints import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line, table_hint
 from scoundrel_solver.progress import ProgressLine
 
 from . import render
@@ -440,9 +440,9 @@ class Terminal:
 
 def _daily_game(game: GameOptions, date: Optional[datetime.date], progress=None):
     try:
-        from scoundrel_solver.daily import daily_challenge
+        from scoundrel_solver.scoundrel.daily import daily_challenge
     except ImportError as exc:
-        if exc.name != "scoundrel_solver.daily":  # the module is there but broken: a real bug
+        if exc.name != "scoundrel_solver.scoundrel.daily":  # the module is there but broken: a real bug
             raise
         raise usage_error("the daily challenge is not available in this build") from None
     rules = game.rules()

@@ -10,7 +10,7 @@ import click
 
 from scoundrel_solver import Rules, State
 from scoundrel_solver.progress import ProgressLine
-from scoundrel_solver.rating import CALIBRATION_TARGET, Rating, calibration, rate
+from scoundrel_solver.scoundrel.rating import CALIBRATION_TARGET, Rating, calibration, rate
 
 from . import render
 from .options import GameOptions, default_threads, game_options, json_option, progress_option, search_options, threads_option
@@ -54,11 +54,11 @@ def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb, threads,
     if as_json:
         out = {"type": "rate", **rating.as_dict()}
         if rating.exact and rating.line and not rating.rules.coop:
-            # the line shown is an optimal line of fewest rooms (solver/lines.py, proven
+            # the line shown is an optimal line of fewest rooms (solver/scoundrel/lines.py, proven
             # unless its search stops at its limit); the rating itself, measured on
             # canonical_line, does not depend on it
             from scoundrel_solver import format_line
-            from scoundrel_solver.lines import shortest_line
+            from scoundrel_solver.scoundrel.lines import shortest_line
             out["line"] = format_line(shortest_line(State.new(rating.deck, rating.rules), rating.line,
                                                     rating.score).line)
         click.echo(render.json_text(out))

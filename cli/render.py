@@ -126,7 +126,7 @@ def shorter_result(result: Result) -> Result:
     """``result`` of ``solve(shortest=True)`` as shown: when its search for the
     fewest rooms stopped at its limit, the proof's line with its loops cut."""
     if result.shortest is False and result.line:
-        from scoundrel_solver.lines import displayed_line
+        from scoundrel_solver.scoundrel.lines import displayed_line
         cut = displayed_line(result.start, result.line, False)
         if len(cut) < len(result.line):
             return dataclasses.replace(result, line=cut)
@@ -471,7 +471,7 @@ def _rest(steps, upto) -> str:
 
 
 def explain_lines(why, pretty: bool = False) -> list:
-    """An explanation (solver/explain.py) for people: the verdict, the rooms up to
+    """An explanation (solver/scoundrel/explain.py) for people: the verdict, the rooms up to
     where the lines part, the final figures; each figure named for what it is."""
     return _exact_explain(why, pretty) if why.kind == "exact" else _belief_explain(why, pretty)
 

@@ -13,8 +13,9 @@ import time
 import click
 
 from scoundrel_solver import batch
-from scoundrel_solver.rules import Rules
-from scoundrel_solver.search import default_engine, load_core
+from scoundrel_solver.scoundrel import stats
+from scoundrel_solver.scoundrel.rules import Rules
+from scoundrel_solver.scoundrel.search import default_engine, load_core
 
 from . import render
 from .options import GameOptions, json_option, rule_options, search_options, typed, usage_error
@@ -101,12 +102,12 @@ def stats_command(ctx, seeds, jobs, backend, address, out, resume, overwrite, su
     engine = default_engine()
     if engine == "core":
         load_core()  # a missing core is one error, not one per deal
-    settings = batch.Settings(rules, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, engine=engine,
+    settings = stats.Settings(rules, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, engine=engine,
                               win_only=win_only)
     runner = batch.make_backend(backend, jobs, address)
     results = None
     try:
-        results = batch.ResultsFile(out, rules, resume=resume, overwrite=overwrite)
+        results = stats.ResultsFile(out, rules, resume=resume, overwrite=overwrite)
         with results:
             done = results.done()
             todo = sum(1 for s in wanted if s not in done)
@@ -116,7 +117,7 @@ def stats_command(ctx, seeds, jobs, backend, address, out, resume, overwrite, su
                            f"{todo:,} to solve on {runner.describe()}", err=True)
             _warn_unreadable(out, results.unreadable)
             _solve_with_progress(wanted, settings, results, runner, todo, quiet)
-            summary = batch.summarise(results.records.values(), rules, wanted)
+            summary = stats.summarise(results.records.values(), rules, wanted)
     except KeyboardInterrupt:
         click.echo(f"interrupted: {_progress_note(results, wanted, out)}", err=True)
         sys.exit(EXIT_INTERRUPTED)
@@ -155,7 +156,7 @@ def _solve_with_progress(wanted, settings, results, runner, todo, quiet) -> None
 
 def _summary_of_file(path, rules, seeds):
     wanted = batch.parse_seeds(seeds) if seeds is not None else None
-    summary, torn = batch.summarise_file(path, rules, wanted)
+    summary, torn = stats.summarise_file(path, rules, wanted)
     _warn_unreadable(path, torn)
     return summary, path
 

@@ -4,15 +4,15 @@
 >>> State.new(deal(42), Rules()).room[0]
 Card('4H')
 """
-from .cards import Card, CardError, JOKER, parse_card, parse_cards, format_cards
-from .deal import SeedError, deal
+from .scoundrel.cards import Card, CardError, JOKER, parse_card, parse_cards, format_cards
+from .scoundrel.deal import SeedError, deal
 from .errors import InputError
 from .jsonform import SCHEMA_VERSION, schema
-from .notation import NotationError, format_line, parse_action, parse_line, replay
-from .result import Result
-from .rules import Rules, RulesError
-from .search import CoreMissingError, DEFAULT_TT_MB, solve
-from .state import AVOID, Avoid, Hero, IllegalMove, PositionError, State, Take
+from .scoundrel.notation import NotationError, format_line, parse_action, parse_line, replay
+from .scoundrel.result import Result
+from .scoundrel.rules import Rules, RulesError
+from .scoundrel.search import CoreMissingError, DEFAULT_TT_MB, solve
+from .scoundrel.state import AVOID, Avoid, Hero, IllegalMove, PositionError, State, Take
 
 __all__ = [
     "Card", "CardError", "JOKER", "parse_card", "parse_cards", "format_cards",

@@ -1,15 +1,14 @@
-"""Batch runs: solve many numbered deals, keep every result, summarise them.
+"""Batch runs of any game: solve many numbered deals, keep every result as it comes.
 
 Each deal's result is one JSON line appended to a results file and flushed at
 once, so an interrupted run loses nothing and a resumed run redoes nothing.
-The summary is a function of the records of the requested seeds alone, so a
-run interrupted and resumed gives the same summary as one that never stopped
-(apart from the time figures, kept apart under ``"time"``).
+A game brings what is its own: the picklable settings of a run, whose
+``solve_seed(seed)`` makes one record, and a :class:`ResultsFile` subclass that
+checks its records and names its rules (Scoundrel's: ``solver/scoundrel/stats.py``,
+with the summary of its records).
 
 >>> parse_seeds("1-3,7")
 (1, 2, 3, 7)
->>> wilson(99, 100)
-(0.945514, 0.998233)
 
 The deals run on a *backend*: worker processes on this machine (``local``), or
 an existing distributed engine, Dask or Ray, installed as an optional extra.
@@ -36,11 +35,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from .deal import MAX_SEED, SeedError, check_seed
 from .errors import InputError
-from .intervals import mean_ci, wilson
-from .rules import Rules
-from .search import DEFAULT_TT_MB, default_engine, load_core, solve
+from .shuffle import MAX_SEED, SeedError, check_seed
 
 try:
     import fcntl
@@ -50,7 +46,7 @@ except ImportError:  # Windows
 MAX_SEEDS = 10_000_000
 BACKENDS = ("local", "dask", "ray")
 # What the summary keeps of a record (the line text stays in the file only).
-SLIM_KEYS = ("seed", "score", "won", "exact", "limit", "error", "nodes", "seconds")
+SLIM_KEYS = ("seed", "error", "seconds")
 
 
 class BatchError(InputError):
@@ -95,70 +91,6 @@ def seeds_text(seeds) -> str:
     return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in parts)
 
 
-# ------------------------------------------------------------ one deal
-@dataclass(frozen=True)
-class Settings:
-    """How every deal of a batch is solved: the rules and the search limits."""
-
-    rules: Rules
-    max_nodes: Optional[int] = None
-    timeout: Optional[float] = None
-    tt_mb: int = DEFAULT_TT_MB
-    engine: Optional[str] = None  # None: solve()'s default, decided where the deal runs
-    win_only: bool = False        # only decide "winnable?" (no score): much faster, co-op above all
-
-
-def solve_seed(seed: int, settings: Settings) -> dict:
-    """Solve deal ``seed``; the JSON-able record of one line of a results file.
-
-    A deal that hits a limit is recorded with ``exact: false``.  An unexpected
-    failure is recorded too (``error``), so one bad deal does not end a long
-    run; ``--resume`` solves it again.
-    """
-    record = {"seed": seed, "rules": settings.rules.as_dict()}
-    if settings.win_only and (settings.engine or default_engine()) == "core":
-        return _decide_seed(seed, settings, record)
-    try:
-        r = solve(seed=seed, rules=settings.rules, max_nodes=settings.max_nodes, timeout=settings.timeout,
-                  tt_mb=settings.tt_mb, engine=settings.engine)
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - recorded, and listed by the summary
-        record.update(score=None, won=None, exact=False, limit=None, error=f"{type(exc).__name__}: {exc}")
-        return record
-    record.update(score=r.score, won=r.won, exact=r.exact, limit=r.limit, nodes=r.nodes,
-                  seconds=round(r.seconds, 6), engine=r.engine, line=r.line_text)
-    return record
-
-
-def _decide_seed(seed: int, settings: Settings, record: dict) -> dict:
-    """Only "is deal ``seed`` winnable?": one cut-short search (``_core.decide``).
-
-    The record has ``won`` proven (``exact``) but no ``score``; a winning line
-    ends the search at once, so winnable deals are decided in a fraction of
-    the time of their exact score.
-    """
-    import time as _time
-
-    from .state import State
-    from .deal import deal as _deal
-
-    state = State.new(_deal(seed, settings.rules), settings.rules)
-    t0 = _time.perf_counter()
-    try:
-        d = load_core().decide(state, 1, max_nodes=settings.max_nodes or 0, timeout=settings.timeout or 0.0,
-                               tt_mb=settings.tt_mb)
-    except Exception as exc:  # noqa: BLE001 - recorded, and listed by the summary
-        record.update(score=None, won=None, exact=False, limit=None, question="win",
-                      error=f"{type(exc).__name__}: {exc}")
-        return record
-    reached = d["reached"]
-    record.update(score=None, won=reached, exact=reached is not None,
-                  limit=None if reached is not None else "nodes/time", nodes=d["nodes"],
-                  seconds=round(_time.perf_counter() - t0, 6), engine="core", question="win")
-    return record
-
-
 # ---------------------------------------------------------- results file
 class ResultsFileError(BatchError):
     """A results file that cannot be read as one: not UTF-8, not JSON lines, a field of the wrong type."""
@@ -191,72 +123,10 @@ def _show(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-# What each key of a stats record may hold (a key may be missing; "seed" may not).
-# Exact types: JSON's true is no integer here. The bounds keep a summary's sums
-# and means finite whatever the file says.
-_NONE = type(None)
-_RECORD_TYPES = {
-    "score": ((int, _NONE), "an integer or null"),
-    "won": ((bool, _NONE), "true, false or null"),
-    "exact": ((bool,), "true or false"),
-    "limit": ((str, _NONE), "a string or null"),
-    "error": ((str,), "a string"),
-    "nodes": ((int, _NONE), "a whole number or null"),
-    "seconds": ((int, float), "a number of seconds"),
-    "line": ((str, _NONE), "a string or null"),
-    "engine": ((str,), "a string"),
-    "question": ((str,), "a string"),
-}
-_MAX_ABS_SCORE = 1 << 31
-_MAX_SECONDS = 1e12
-
-
 def seed_problem(rec: dict) -> Optional[str]:
     seed = rec.get("seed")
     if type(seed) is not int or not 0 <= seed < MAX_SEED:
         return f'"seed" must be a deal number (0 to 2^64-1), not {_show(seed)}'
-    return None
-
-
-def rules_problem(rec: dict) -> Optional[str]:
-    """What is wrong with ``rec["rules"]`` (if present), or None."""
-    if "rules" not in rec:
-        return None
-    value = rec["rules"]
-    try:
-        key = frozenset(value.items())   # the usual case, and a cheap key
-    except (AttributeError, TypeError):
-        key = json.dumps(value, sort_keys=True)
-    if key not in _RULES_SEEN:
-        if len(_RULES_SEEN) >= 256:
-            _RULES_SEEN.clear()
-        try:
-            Rules(**value)
-            _RULES_SEEN[key] = None
-        except Exception:  # noqa: BLE001 - any value the constructor refuses is not a rule set
-            _RULES_SEEN[key] = f'"rules" is not a rule set: {_show(value)}'
-    return _RULES_SEEN[key]
-
-
-_RULES_SEEN = {}   # a cache: a file holds one rule set, or a few, each checked once
-
-
-def record_problem(rec: dict) -> Optional[str]:
-    """What is wrong with one stats record (a JSON object), or None if a summary can use it."""
-    problem = seed_problem(rec) or rules_problem(rec)
-    if problem:
-        return problem
-    for key, value in rec.items():
-        spec = _RECORD_TYPES.get(key)
-        if spec is not None and type(value) not in spec[0]:
-            return f'"{key}" must be {spec[1]}, not {_show(value)}'
-    score, nodes, seconds = rec.get("score"), rec.get("nodes"), rec.get("seconds")
-    if score is not None and not -_MAX_ABS_SCORE < score < _MAX_ABS_SCORE:
-        return f'"score" is out of range: {_show(score)}'
-    if nodes is not None and not 0 <= nodes < 1 << 64:
-        return f'"nodes" is out of range: {_show(nodes)}'
-    if seconds is not None and not 0 <= seconds < _MAX_SECONDS:   # also NaN and infinity
-        return f'"seconds" must be a number of seconds, not {_show(seconds)}'
     return None
 
 
@@ -338,17 +208,6 @@ def read_json_lines(path, problem=None) -> JsonLines:
             found.items.append((number, obj))
             found.unended = last
     return found
-
-
-def read_records(path) -> tuple:
-    """``(records, torn)`` of a stats results file (gzipped if its name ends in ``.gz``).
-
-    ``torn`` lists the number of a last line cut short by a kill (skipped);
-    any other line that is not a stats record is a :class:`ResultsFileError`
-    naming the file and the line.
-    """
-    found = read_json_lines(path, record_problem)
-    return [rec for _, rec in found.items], [] if found.torn is None else [found.torn]
 
 
 class AppendFile:
@@ -447,7 +306,20 @@ class ResultsFile:
     second run on it is refused.
     """
 
-    def __init__(self, path, rules: Rules, *, resume: bool = False, overwrite: bool = False):
+    # What a game's results file (a subclass: solver/scoundrel/stats.py) says of its records:
+    # what is wrong with one (None if nothing), its rule set described for people, and what
+    # of each record a run keeps in memory (the line text stays in the file only).
+    slim_keys = SLIM_KEYS
+
+    @staticmethod
+    def record_problem(rec: dict) -> Optional[str]:
+        return seed_problem(rec)
+
+    @staticmethod
+    def describe_rules(rules_dict) -> str:
+        return json.dumps(rules_dict)
+
+    def __init__(self, path, rules, *, resume: bool = False, overwrite: bool = False):
         self.path = Path(path) if path is not None else None
         self.rules = rules
         self.records = {}  # seed -> slim record (the last one of a seed wins)
@@ -476,14 +348,14 @@ class ResultsFile:
         if not resume:
             raise BatchError(f"{self.path} already holds results: add --resume to carry on, "
                              "--overwrite to start again, or choose another --out")
-        found = read_json_lines(self.path, record_problem)
+        found = read_json_lines(self.path, self.record_problem)
         wanted = self.rules.as_dict()
         for number, rec in found.items:
             if rec.get("rules") != wanted:
-                raise BatchError(f"{self.path} holds results of other rules ({_describe(rec.get('rules'))}, "
+                raise BatchError(f"{self.path} holds results of other rules ({self.describe_rules(rec.get('rules'))}, "
                                  f"line {number}), not {self.rules.describe()}: give the same rule flags, "
                                  "or another --out")
-            self.records[rec["seed"]] = _slim(rec)
+            self.records[rec["seed"]] = self._slim(rec)
         self.unreadable = [] if found.torn is None else [found.torn]
         out.mend(found)
 
@@ -497,12 +369,15 @@ class ResultsFile:
         # interrupted message and a resumed run agree on what was kept).
         line = (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode(
             "utf-8", "backslashreplace")
-        slim = _slim(record)
+        slim = self._slim(record)
         with sigint_deferred():
             if self._file is not None:
                 self._file.write(line)
                 self._file.flush()
             self.records[record["seed"]] = slim
+
+    def _slim(self, record: dict) -> dict:
+        return {k: record[k] for k in self.slim_keys if k in record}
 
     def close(self) -> None:
         if self._file is not None:
@@ -514,17 +389,6 @@ class ResultsFile:
 
     def __exit__(self, *exc):
         self.close()
-
-
-def _slim(record: dict) -> dict:
-    return {k: record[k] for k in SLIM_KEYS if k in record}
-
-
-def _describe(rules_dict) -> str:
-    try:
-        return Rules(**rules_dict).describe()
-    except (TypeError, InputError):
-        return json.dumps(rules_dict)
 
 
 @contextmanager
@@ -547,6 +411,12 @@ def sigint_deferred():
 
 
 # ---------------------------------------------------------------- backends
+def solve_with(settings, seed: int) -> dict:
+    """One deal's record, in whatever process runs it: ``settings`` is a game's picklable
+    description of a run (Scoundrel's :class:`solver.scoundrel.stats.Settings`) and solves it."""
+    return settings.solve_seed(seed)
+
+
 def _ignore_sigint() -> None:
     # Ctrl-C in a terminal reaches the whole process group: the parent alone
     # handles it (and stops the workers); otherwise each would print a traceback.
@@ -583,11 +453,11 @@ class LocalBackend:
     def describe(self) -> str:
         return f"{self.jobs} process{'es' if self.jobs > 1 else ''}"
 
-    def imap(self, settings: Settings, seeds: Iterable[int]) -> Iterator[dict]:
+    def imap(self, settings, seeds: Iterable[int]) -> Iterator[dict]:
         """The records of ``seeds``, in order of completion."""
         with _local_pool(self.jobs) as pool:
             yield from _windowed(seeds, 2 * self.jobs, set(),
-                                 submit=lambda s: pool.submit(solve_seed, s, settings),
+                                 submit=lambda s: pool.submit(solve_with, settings, s),
                                  wait_any=lambda fs: _first_done(
                                      lambda t: wait(fs, timeout=t, return_when=FIRST_COMPLETED)[0]),
                                  result=lambda f: f.result())
@@ -785,7 +655,7 @@ class DaskBackend:
         where = self.address or (self.cluster and "the given cluster") or f"a local cluster of {self.jobs} process(es)"
         return f"Dask on {where}"
 
-    def imap(self, settings: Settings, seeds: Iterable[int]) -> Iterator[dict]:
+    def imap(self, settings, seeds: Iterable[int]) -> Iterator[dict]:
         import logging
 
         from dask.distributed import Client, LocalCluster
@@ -805,7 +675,7 @@ class DaskBackend:
         try:
             slots = sum(client.nthreads().values()) or self.jobs
             yield from _windowed(seeds, 2 * slots, pending,
-                                 submit=lambda s: client.submit(solve_seed, s, settings, pure=False),
+                                 submit=lambda s: client.submit(solve_with, settings, s, pure=False),
                                  wait_any=lambda fs: _first_done(lambda t: _dask_wait_step(dask_wait, fs, t)),
                                  result=lambda f: f.result())
         finally:
@@ -833,7 +703,7 @@ class RayBackend:
     def describe(self) -> str:
         return f"Ray on {self.address or f'a local cluster of {self.jobs} CPU(s)'}"
 
-    def imap(self, settings: Settings, seeds: Iterable[int]) -> Iterator[dict]:
+    def imap(self, settings, seeds: Iterable[int]) -> Iterator[dict]:
         import logging
 
         import ray
@@ -846,12 +716,12 @@ class RayBackend:
                 else:
                     ray.init(num_cpus=self.jobs, include_dashboard=False, logging_level=logging.ERROR,
                              log_to_driver=False)
-        task = ray.remote(num_cpus=1, max_retries=0)(solve_seed)
+        task = ray.remote(num_cpus=1, max_retries=0)(solve_with)
         pending = set()
         try:
             slots = int(ray.cluster_resources().get("CPU", self.jobs)) or self.jobs
             yield from _windowed(seeds, 2 * slots, pending,
-                                 submit=lambda s: task.remote(s, settings),
+                                 submit=lambda s: task.remote(settings, s),
                                  wait_any=lambda refs: _first_done(
                                      lambda t: ray.wait(list(refs), num_returns=1, timeout=t)[0]),
                                  result=ray.get)
@@ -886,7 +756,7 @@ class RunFailed(RuntimeError):
     """Every deal of a run failed: the error records are in the file (and solved again on resume)."""
 
 
-def run(seeds, settings: Settings, results: ResultsFile, backend) -> Iterator[dict]:
+def run(seeds, settings, results: ResultsFile, backend) -> Iterator[dict]:
     """Solve the ``seeds`` not done yet in ``results``; yield each record once it is written.
 
     Stopping the iteration (Ctrl-C, ``close()``) stops the backend's workers;
@@ -925,87 +795,3 @@ def percentile(sorted_values, q: float):
     """Nearest-rank percentile (``q`` in 0..100) of an ascending list."""
     k = max(1, math.ceil(q / 100 * len(sorted_values)))
     return sorted_values[k - 1]
-
-
-def summarise(records, rules: Rules, seeds=None) -> dict:
-    """The summary of ``records`` (of one rule set), over ``seeds`` (default: all of theirs).
-
-    Everything but ``"time"`` depends only on the records' seeds, scores and
-    verdicts.  A deal whose score is not proven (a limit, an error) is listed
-    under ``"not_exact"`` and left out of the winnable fraction and the scores.
-    """
-    by_seed = {}
-    for rec in records:  # the last record of a seed wins
-        by_seed[rec["seed"]] = rec
-    wanted = sorted(set(seeds)) if seeds is not None else sorted(by_seed)
-    recs = [by_seed[s] for s in wanted if s in by_seed]
-    exact = [r for r in recs if r.get("exact") and "error" not in r]
-    not_exact = [r for r in recs if not (r.get("exact") and "error" not in r)]
-    won = sum(1 for r in exact if r.get("won"))
-    wins_found = sum(1 for r in not_exact if r.get("won"))
-    scores = [r["score"] for r in exact if r.get("score") is not None]
-    histogram = {}
-    for s in sorted(scores):
-        histogram[str(s)] = histogram.get(str(s), 0) + 1
-    fraction_ci = wilson(won, len(exact))
-    mean, mean_interval = mean_ci(scores) if scores else (None, None)
-    summary = {
-        "rules": rules.as_dict(),
-        "seeds": {"requested": len(wanted), "ranges": seeds_text(wanted), "first": wanted[0] if wanted else None,
-                  "last": wanted[-1] if wanted else None, "with_result": len(recs),
-                  "missing": len(wanted) - len(recs)},
-        "exact": len(exact),
-        "winnable": {"won": won, "of": len(exact),
-                     "fraction": round(won / len(exact), 6) if exact else None,
-                     "ci95": list(fraction_ci) if fraction_ci else None, "interval": "wilson",
-                     # Over every deal with a result: a winning line found proves a deal
-                     # winnable even when a limit left its best score unproven.
-                     "at_least": won + wins_found, "at_most": won + len(not_exact),
-                     "deals": len(recs)},
-        "score": {"deals": len(scores), "mean": mean, "ci95": list(mean_interval) if mean_interval else None,
-                  "min": min(scores) if scores else None, "max": max(scores) if scores else None,
-                  "histogram": histogram},
-        "not_exact": [{"seed": r["seed"], "why": r.get("error") or f"{r.get('limit') or 'unknown'} limit",
-                       "score_found": r.get("score"), "win_found": bool(r.get("won"))} for r in not_exact],
-    }
-    timed = [r for r in recs if "seconds" in r]
-    secs = sorted(r["seconds"] for r in timed)
-    summary["time"] = {
-        "deals": len(secs),
-        "median_s": round(percentile(secs, 50), 6) if secs else None,
-        "p90_s": round(percentile(secs, 90), 6) if secs else None,
-        "max_s": round(secs[-1], 6) if secs else None,
-        "total_s": round(math.fsum(secs), 3),
-        "nodes": sum(r.get("nodes") or 0 for r in timed),
-        "slowest": [r["seed"] for r in sorted(timed, key=lambda r: -r["seconds"])[:5]],
-    }
-    return summary
-
-
-def summarise_file(path, rules: Optional[Rules] = None, seeds=None) -> tuple:
-    """``(summary, torn)``: the summary of a results file's records of ``rules``
-    (default: its one rule set) over ``seeds`` (default: all of theirs), and
-    the number of a torn last line skipped, if any (a list).
-
-    A file that is not a results file, or holds none of these rules, is a
-    :class:`BatchError` naming it (and the line, where one is at fault).
-    """
-    found = read_json_lines(path, record_problem)
-    if rules is None:
-        first_of = {}
-        for number, rec in found.items:
-            first_of.setdefault(json.dumps(rec.get("rules"), sort_keys=True), number)
-        if len(first_of) > 1:
-            raise BatchError(f"{path} holds results of {len(first_of)} rule sets: choose one with the rule flags")
-        records = [rec for _, rec in found.items]
-        if records and "rules" not in records[0]:
-            raise ResultsFileError(f'{path} line {found.items[0][0]}: no "rules" in the record')
-    else:
-        wanted = rules.as_dict()
-        records = [rec for _, rec in found.items if rec.get("rules") == wanted]
-    if not records:
-        which = f" of {rules.describe()}" if rules is not None else ""
-        raise BatchError(f"no results{which} in {path}")
-    if rules is None:
-        rules = Rules(**records[0]["rules"])
-    return summarise(records, rules, seeds), [] if found.torn is None else [found.torn]

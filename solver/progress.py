@@ -1,7 +1,7 @@
 """A one-line progress report on a terminal while a long search works.
 
 One line on stderr, rewritten in place (``\\r``): for an exact hint within a
-budget (``__call__`` with a :class:`solver.budget.Progress`) and for the
+budget (``__call__`` with a :class:`solver.scoundrel.budget.Progress`) and for the
 searches of ``solve``, ``rate``, ``daily``, the unbounded hint and ``play``'s
 last solve (:meth:`ProgressLine.search`: the core's callback, with the bounds
 proven so far, the tests, the nodes and the speed).
@@ -48,7 +48,7 @@ def _rate(per_second: float) -> str:
 
 
 class ProgressLine:
-    """Callable with a :class:`solver.budget.Progress`; :meth:`search` makes the
+    """Callable with a :class:`solver.scoundrel.budget.Progress`; :meth:`search` makes the
     callback of one search; a context manager that erases the line on exit."""
 
     def __init__(self, stream=None, delay: float = None, force: bool = False, enabled=None,

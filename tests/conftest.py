@@ -1,49 +1,12 @@
-"""Shared fixtures for the rules-engine tests (cards, deal, state, notation, properties)."""
+"""What every test needs, whatever the game: Ctrl-C handed back to the tests that send it.
+
+Each game's fixtures are in its own folder (tests/scoundrel/conftest.py); helpers shared by
+all (clitools.py) stay here, where every test folder can import them.
+"""
 import signal
-from dataclasses import replace
-
-import pytest
-
-from scoundrel_solver.cards import parse_cards
-from scoundrel_solver.notation import parse_action
-from scoundrel_solver.rules import Rules
-from scoundrel_solver.state import Hero, State
 
 # Started in the background (`nohup pytest &`, `cmd &` in a script), the shell hands us
 # Ctrl-C ignored, and every process a test starts inherits that: the Ctrl-C tests would
 # then wait for an interrupt that never comes. Take it back.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def _new(cards: str, **rules) -> State:
-    return State.new(tuple(parse_cards(cards)), Rules(**rules))
-
-
-def _run(state: State, *tokens: str) -> State:
-    """Play moves written in notation (``"4Sb"``, ``"TD>"``, ``"avoid"``) one after another."""
-    for token in tokens:
-        for t in token.split():
-            state = state.play(parse_action(t))
-    return state
-
-
-def _with_heroes(state: State, *heroes) -> State:
-    """``state`` with the heroes replaced: each a Hero or a (health, weapon, last_kill) tuple."""
-    return replace(state, heroes=tuple(h if isinstance(h, Hero) else Hero(*h) for h in heroes))
-
-
-@pytest.fixture
-def new():
-    """``new("2S 3S 5H", mode="coop")``: the fresh state of a custom dungeon."""
-    return _new
-
-
-@pytest.fixture
-def run():
-    return _run
-
-
-@pytest.fixture
-def with_heroes():
-    return _with_heroes

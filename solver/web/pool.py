@@ -29,7 +29,7 @@ class Overtime(Exception):
 class _Process:
     def __init__(self, ctx, memory_mb: int, nice: int):
         self.conn, child = ctx.Pipe()
-        # not a daemon: an exact hint within --time runs its own pool of processes (solver/budget.py)
+        # not a daemon: an exact hint within --time runs its own pool of processes (solver/scoundrel/budget.py)
         self.proc = ctx.Process(target=serve_forever, args=(child, memory_mb, nice), daemon=False)
         self.proc.start()
         child.close()

@@ -32,7 +32,7 @@ def init_worker(memory_mb: int, nice: int = 0) -> None:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     # Warm up before the first job: the imports, and the helper processes that an exact hint
-    # within a time budget starts (solver/budget.py), so the first player's hint does not wait
+    # within a time budget starts (solver/scoundrel/budget.py), so the first player's hint does not wait
     # for them to spawn.
     run_cli(["hint", "--deck", "5D 3S 4H 9C 2D 7S", "--time", "0.2", "--json"])
 
@@ -90,8 +90,8 @@ def _moved_line(rule_argv: list, line: str, move: str) -> str:
     """``line`` with ``move`` (one action, or several of one room) played after it,
     a room separator put in where the last room was complete."""
     from scoundrel_solver import format_line, parse_line, replay
-    from scoundrel_solver.notation import parse_room
-    from scoundrel_solver.notation import resolved_line
+    from scoundrel_solver.scoundrel.notation import parse_room
+    from scoundrel_solver.scoundrel.notation import resolved_line
     start = _start(rule_argv)
     rooms = parse_line(line)
     state = replay(start, rooms)[-1]
@@ -110,7 +110,7 @@ def _moved_line(rule_argv: list, line: str, move: str) -> str:
 
 def _undone_line(rule_argv: list, line: str, count: int) -> str:
     from scoundrel_solver import format_line, parse_line, replay
-    from scoundrel_solver.notation import resolved_line
+    from scoundrel_solver.scoundrel.notation import resolved_line
     start = _start(rule_argv)
     rooms = resolved_line(start, parse_line(line))
     replay(start, rooms)
@@ -128,7 +128,7 @@ def _undone_line(rule_argv: list, line: str, count: int) -> str:
 
 
 def _explain(rule_argv: list, line: str, move: str, limits: dict) -> tuple:
-    """Why (not) this move: ``hint --explain`` (solver/explain.py), so the service
+    """Why (not) this move: ``hint --explain`` (solver/scoundrel/explain.py), so the service
     and the CLI give the same answer; an ``explain`` object.  ``timeout`` is the
     budget of the whole explanation (``--time``), or with ``max_nodes`` the
     limits of each search."""

@@ -1,0 +1,1 @@
+"""Scoundrel and Scoundrel for Two: the rules, the search core and everything built on it."""

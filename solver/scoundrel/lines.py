@@ -1,0 +1,198 @@
+"""The optimal line of fewest rooms, and a plain reference for it.
+
+The search core proves the optimal score and returns *a* line reaching it,
+which need not be short: with the easy flee rule it readily avoids dozens of
+rooms in a row, since rotating the dungeon costs nothing.  A person reading
+the line wants a short one, so ``solve(shortest=True)`` asks the core for a
+second search (``_shortest.pyx``): the fewest rooms (an avoided room counts as
+one) of any line reaching the proven score, and a line of that length chosen
+by a fixed rule.  :func:`shortest_line` is that search for a line already
+found; :func:`fewest_rooms_reference` is the same answer by breadth-first
+search over the rules engine, for small dungeons and the tests.
+
+Every line returned reaches the optimal score: its replay is checked.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+from .state import AVOID, Avoid, State
+
+# The table of the search: small, and fixed, so that node counts (and with them
+# where a limit stops the search) never depend on the caller's --tt-mb.
+CHECK_TT_MB = 64
+
+
+@dataclass(frozen=True)
+class LineChoice:
+    """The line chosen, with what it took to choose it."""
+
+    line: list            # rooms, each a list of resolved actions
+    rooms: int            # len(line)
+    given_rooms: int      # rooms of the line it started from
+    proven: bool          # no optimal line has fewer rooms
+    nodes: int = 0        # nodes of the core's search for the fewest rooms
+    seconds: float = 0.0
+
+
+def position_key(state: State) -> tuple:
+    """What the rest of the game depends on (not how many rooms led here)."""
+    return (state.dungeon, state.room, state.heroes, state.leader, state.taken, state.potion_used,
+            state.help_used, state.avoided_last, state.dead, state.last_card if state.finished else None)
+
+
+def rooms_of(start: State, actions) -> list:
+    """A flat list of actions played from ``start``, cut into rooms (fight modes written out)."""
+    rooms, state, current = [], start, None
+    for action in actions:
+        if state.rooms_done != current or not rooms:
+            rooms.append([])
+            current = state.rooms_done
+        action = state.resolve(action)
+        rooms[-1].append(action)
+        state = state.play(action)
+    return rooms
+
+
+def cut_cycles(start: State, line) -> list:
+    """``line`` without the rooms between two visits of the same room-start position."""
+    seen, rooms, state = {}, [], start
+    for room in line:
+        key = position_key(state)
+        if key in seen:          # back where we were: drop the loop
+            del rooms[seen[key]:]
+            seen = {k: i for k, i in seen.items() if i < seen[key]}
+        seen[key] = len(rooms)
+        rooms.append(list(room))
+        for action in room:
+            state = state.play(action)
+    return rooms
+
+
+def displayed_line(start: State, line, shortest: Optional[bool]) -> list:
+    """The optimal line to show: ``line`` as it is when it is proven to have the
+    fewest rooms (``shortest``), else with its loops cut (:func:`cut_cycles`)."""
+    return list(line) if shortest else cut_cycles(start, line)
+
+
+def rooms_to_clear(state: State) -> int:
+    """Rooms that take cards still needed to clear the dungeon from ``state``
+    (the room in play included): the length of a won line without avoids."""
+    if state.finished:
+        return 0
+    room, dungeon, taken, rooms = len(state.room), len(state.dungeon), state.taken, 0
+    while True:
+        rooms += 1
+        if dungeon == 0:          # the final room is taken whole
+            return rooms
+        room -= 3 - taken
+        deal = min(4 - room, dungeon)
+        room, dungeon, taken = room + deal, dungeon - deal, 0
+
+
+def _room_ends(state: State):
+    """Every state one room later: after an avoid, or after each way of playing
+    the room in play to its end (the game's end included)."""
+    if state.can_avoid():
+        yield state.play(AVOID)
+    room = state.rooms_done
+    stack = [state]
+    while stack:
+        s = stack.pop()
+        for action in s.legal_actions():
+            if isinstance(action, Avoid):
+                continue
+            after = s.play(action)
+            if after.finished or after.rooms_done != room:
+                yield after
+            else:
+                stack.append(after)
+
+
+def fewest_rooms_reference(start: State, score: int) -> list:
+    """A line of fewest rooms from ``start`` reaching ``score`` (the optimum),
+    by breadth-first search over room starts with the rules engine: plain and
+    exhaustive, for small dungeons.  Raises ValueError if no line reaches it."""
+    if start.finished:
+        if start.score >= score:
+            return []
+        raise ValueError(f"the game is over with {start.score}, not {score}")
+    frontier = [(start, [])]
+    seen = {position_key(start)}
+    while frontier:
+        following = []
+        for state, path in frontier:
+            for end in _room_ends(state):
+                played = path + [end]
+                if end.finished:
+                    if end.score >= score:
+                        return _line_between(start, played)
+                    continue
+                key = position_key(end)
+                if key not in seen:
+                    seen.add(key)
+                    following.append((end, played))
+        frontier = following
+    raise ValueError(f"no line from the position reaches {score}")
+
+
+def _line_between(start: State, states: list) -> list:
+    """The rooms of actions that lead from ``start`` through ``states`` (one a room)."""
+    from .notation import resolved_line
+    line, state = [], start
+    for target in states:
+        line.append(_room_to(state, target))
+        state = target
+    return resolved_line(start, line)
+
+
+def _room_to(state: State, target: State) -> list:
+    """The actions of one room leading from ``state`` to ``target``."""
+    if state.can_avoid() and state.play(AVOID) == target:
+        return [AVOID]
+    stack = [(state, [])]
+    while stack:
+        s, acts = stack.pop()
+        for action in s.legal_actions():
+            if isinstance(action, Avoid):
+                continue
+            after = s.play(action)
+            if after == target:
+                return acts + [action]
+            if not after.finished and after.rooms_done == state.rooms_done:
+                stack.append((after, acts + [action]))
+    raise AssertionError("no room leads to the state found")
+
+
+def shortest_line(start: State, line, score: Optional[int] = None, *, max_nodes: Optional[int] = None,
+                  tt_mb: int = CHECK_TT_MB) -> LineChoice:
+    """An optimal line of fewest rooms from ``start``, given an optimal ``line``.
+
+    ``line`` (rooms of actions, e.g. the core's) must reach ``score`` (taken as
+    the optimum; its own score when None).  The core proves the score again and
+    searches for the fewest rooms; ``proven`` is True when that search
+    completed.  If it stops at its limit (``max_nodes``, default
+    ``search.LINE_NODES``), the answer is ``line`` with its loops cut
+    (:func:`cut_cycles`), never longer than ``line``.
+    """
+    from .notation import replay, resolved_line
+    from .engine import LINE_NODES, load_core
+    t0 = time.perf_counter()
+    given = resolved_line(start, line)
+    end = replay(start, given)[-1]
+    if not end.finished:
+        raise ValueError("shortest_line needs a complete line")
+    score = end.score if score is None else score
+    if end.score != score:
+        raise ValueError(f"the line scores {end.score}, not the optimum {score}")
+    out = load_core().search(start, tt_mb=tt_mb, shortest=True,
+                             line_max_nodes=LINE_NODES if max_nodes is None else max_nodes)
+    if not out["exact"] or out["score"] != score:
+        raise ValueError(f"the optimum from the start is {out['score']}, not {score}")
+    if out["shortest"] and replay(start, out["line"])[-1].score != score:
+        raise AssertionError("the core's shortest line does not reach the optimum")
+    best = displayed_line(start, out["line"] if out["shortest"] else given, out["shortest"])
+    return LineChoice(best, len(best), len(given), bool(out["shortest"]), out["line_nodes"],
+                      time.perf_counter() - t0)

@@ -1,0 +1,95 @@
+"""``solve``: one entry point over the Cython core and the pure-Python reference.
+
+Set ``SCOUNDREL_PURE=1`` to force the reference solver (as msgpack's
+``MSGPACK_PUREPYTHON``).  Without it, a missing compiled core is an error,
+never a silent 100x slower fallback.
+"""
+from __future__ import annotations
+
+import time
+from typing import Optional
+
+from .deal import deal
+from .result import Result
+from .rules import Rules
+from .state import State
+
+# The core's loader, its defaults and its test perturbation live in engine.py (lines.py needs
+# them too, and search.py calls lines.py): re-exported here, where callers have found them.
+from .engine import (DEFAULT_TT_MB, ENGINES, LINE_NODES, MAX_THREADS, PERTURBATION_KNOBS,  # noqa: F401,E402
+                     CoreMissingError, default_engine, load_core, perturbed_core)
+
+
+def start_state(deck=None, rules: Rules = None, seed=None, state: State = None) -> State:
+    if state is not None:
+        return state
+    rules = rules or Rules()
+    if deck is None:
+        if seed is None:
+            raise ValueError("give a deck, a seed or a state")
+        deck = deal(seed, rules)
+    return State.new(tuple(deck), rules)
+
+
+def solve(deck=None, rules: Rules = None, *, seed=None, state: State = None, max_nodes=None,
+          timeout=None, tt_mb=DEFAULT_TT_MB, engine=None, shortest: bool = False, progress=None,
+          threads: int = 1, canonical: bool = False) -> Result:
+    """Optimal play from a fresh deal (``deck`` or ``seed``) or from ``state``.
+
+    ``shortest``: once the score is proven, the line returned is one of the
+    fewest rooms among all optimal lines (an avoided room counts as a room),
+    picked by a fixed rule; ``Result.shortest`` says whether that was proven
+    (False: the search for it stopped at its limit, ``LINE_NODES`` or what is
+    left of ``max_nodes``/``timeout``, and the line is the proof's own).
+
+    >>> r = solve(seed=42)                          # doctest: +SKIP
+    >>> r.exact, r.won, r.score
+
+    ``progress``: a callable ``(nodes, tests, lo, hi, incumbent)`` the core
+    calls after each null-window test and every 0.25 s within one (or every
+    ``progress.every`` seconds, if it has that attribute), with the bounds
+    ``lo..hi`` proven so far (``None``: none yet); it never changes the
+    search, and an exception it raises (Ctrl-C) stops it.  The reference
+    engine does not report.  :class:`solver.progress.ProgressLine` shows it.
+
+    ``threads``: the proof's null-window tests run on that many threads sharing
+    one transposition table (lazy SMP, ``_search.smp_test``; docs/solver.md,
+    "Threads for one solve"): co-op from the first test, solo once the solve has spent
+    ``smp_from`` nodes (50,000: smaller solves, nearly all solo deals, are the
+    one-thread search).  The score
+    is the same as with one thread; the line of fewest rooms is the same too (it is
+    walked by a fixed rule); where it is not asked for or not proven, the line is
+    walked by another fixed rule with exact tests, so it is the same on every run.
+    Node counts vary with the timing.  ``max_nodes`` is the total over the threads
+    (checked every 1,024 nodes of each thread, so it may be passed by that much).
+
+    ``canonical`` (the core): that fixed-rule line on one thread too, rather than the
+    proof's own, so that the line does not depend on ``threads`` at all.
+    """
+    start = start_state(deck, rules, seed, state)
+    engine = engine or default_engine()
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}")
+    t0 = time.perf_counter()
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    if engine == "core":
+        out = load_core().search(start, max_nodes=max_nodes or 0, timeout=timeout or 0.0, tt_mb=tt_mb,
+                                 shortest=shortest, line_max_nodes=LINE_NODES, progress=progress,
+                                 threads=threads, canonical=canonical)
+    else:
+        from .reference import solve_reference
+        out = solve_reference(start, max_nodes=max_nodes, timeout=timeout)
+        if shortest and out["exact"] and out["line"]:
+            from .lines import fewest_rooms_reference
+            out["line"] = fewest_rooms_reference(start, out["score"])
+            out["shortest"] = True
+    seconds = time.perf_counter() - t0
+    score = out["score"]
+    full_deck = tuple(start.room) + tuple(start.dungeon) if state is None else ()
+    return Result(start=start, rules=start.rules, score=score,
+                  won=None if score is None else score > 0, exact=bool(out["exact"]),
+                  line=out["line"], nodes=out["nodes"], seconds=seconds, engine=engine,
+                  limit=out.get("limit"), tt=out.get("tt", {}), deck=full_deck,
+                  seed=seed if state is None else None, shortest=out.get("shortest"),
+                  line_nodes=out.get("line_nodes", 0), threads=out.get("threads", 1))

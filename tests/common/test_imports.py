@@ -1,0 +1,138 @@
+"""The layout of the package (docs/architecture.md): no import cycles, shared modules name no game.
+
+Every import of every module of ``solver/`` and ``cli/`` counts, those inside functions too
+(a cycle hidden in a function is still a cycle: each module needs the other to work), and the
+``cimport``/``import`` lines of the Cython parts.
+"""
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "scoundrel_solver"
+GAMES = ("scoundrel", "bottleimp")
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT)
+    parts = list(rel.with_suffix("").parts)
+    if parts[0] == "solver":
+        parts[0] = PACKAGE
+    elif parts[0] == "cli":
+        parts = [PACKAGE, *parts]
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _resolve(module: str, is_package: bool, level: int, name) -> str:
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    if level > 1:
+        base = base[:len(base) - (level - 1)]
+    return ".".join(base + ([name] if name else []))
+
+
+def _imports(path: Path) -> set:
+    """The modules of the package that ``path`` imports (anywhere in it)."""
+    module, is_package = _module_name(path), path.name == "__init__.py"
+    found = set()
+    if path.suffix == ".py":
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                target = _resolve(module, is_package, node.level, node.module) if node.level else node.module
+                found.add(target)
+                found.update(f"{target}.{alias.name}" for alias in node.names)   # from . import budget
+    else:   # .pyx / .pxd
+        for m in re.finditer(r"^\s*(?:from\s+(\.+)([\w.]*)\s+c?import|c?import\s+([\w.]+))", path.read_text(), re.M):
+            if m.group(1):
+                found.add(_resolve(module, False, len(m.group(1)), m.group(2) or None))
+            else:
+                found.add(m.group(3))
+    return {name for name in found if name and name.startswith(PACKAGE)}
+
+
+def _graph() -> dict:
+    files = [p for d in ("solver", "cli") for p in (ROOT / d).rglob("*")
+             if p.suffix in (".py", ".pyx", ".pxd") and "__pycache__" not in p.parts]
+    modules = {}
+    for p in files:   # a Cython part is its .pyx and its .pxd
+        modules.setdefault(_module_name(p), []).append(p)
+    graph = {}
+    for name, paths in modules.items():
+        edges = set()
+        for target in set().union(*map(_imports, paths)):
+            # ``from x import y`` names x.y: a module if there is one, else a name in x
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def _cycles(graph: dict) -> list:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_graph_sees_imports_in_functions_and_cython():
+    graph = _graph()
+    assert f"{PACKAGE}.scoundrel._core" in graph[f"{PACKAGE}.scoundrel.search"]      # inside load_core()
+    assert f"{PACKAGE}.scoundrel._table" in graph[f"{PACKAGE}.scoundrel._search"]     # a cimport
+    assert f"{PACKAGE}.errors" in graph[f"{PACKAGE}.scoundrel.cards"]
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycles():
+    assert _cycles(_graph()) == []
+
+
+def test_the_library_never_imports_the_command_line():
+    cli = f"{PACKAGE}.cli"
+    offenders = {m: sorted(t for t in targets if t == cli or t.startswith(cli + "."))
+                 for m, targets in _graph().items()
+                 if not (m == cli or m.startswith(cli + ".")) and m != f"{PACKAGE}.__main__"}
+    assert {m: t for m, t in offenders.items() if t} == {}
+
+
+def test_shared_modules_name_no_game():
+    """A module at ``solver/`` root (or the service's shared parts) is machinery any game uses."""
+    games = tuple(f"{PACKAGE}.{g}" for g in GAMES)
+    shared = [m for m in _graph() if m.count(".") == 1 and not m.startswith(games)
+              and m not in (f"{PACKAGE}.cli", f"{PACKAGE}.web", f"{PACKAGE}.__main__")]
+    assert f"{PACKAGE}.batch" in shared and f"{PACKAGE}.shuffle" in shared
+    graph = _graph()
+    offenders = {m: sorted(t for t in graph[m] if t.startswith(games)) for m in shared}
+    assert {m: t for m, t in offenders.items() if t} == {}

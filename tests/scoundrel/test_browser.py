@@ -1,0 +1,228 @@
+"""The web game in a real browser: headless Chromium (Debian's chromium and chromium-driver)
+driven by Selenium plays deal 42 from start to finish through the page, with the mouse and
+the keyboard, asks a hint and a "why not", undoes a move, and checks the final score and the
+proven optimum the page shows against solve(); then a co-op deal the same way, giving cards
+to the partner with a fight mode ("4Cw>") by both the mouse and the keyboard.
+
+Outside CI a machine without Chromium skips it; under CI (CI=true, as .ci/run runs) a missing
+browser is a failure, never a silent skip: .ci/run installs it.
+"""
+import os
+import shutil
+
+import pytest
+
+from scoundrel_solver import Rules, State, deal, format_line, parse_line, solve
+from scoundrel_solver.scoundrel.notation import resolved_line
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+def _need(what: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} (CI must run the browser test: .ci/run installs chromium and chromium-driver)")
+    pytest.skip(what)
+
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # pragma: no cover - the test extra installs selenium
+    webdriver = None
+
+from scoundrel_solver.web.local import LocalServer  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server():
+    if webdriver is None:
+        _need("selenium is not installed (pip install -e '.[test]')")
+    if not (CHROMIUM and DRIVER):
+        _need("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    with LocalServer(["--workers", "1"]) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1200,1000"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def wait(driver, seconds=30):
+    return WebDriverWait(driver, seconds, poll_frequency=0.05)
+
+
+def line_shown(driver) -> str:
+    return driver.find_element(By.ID, "line").get_attribute("data-line")
+
+
+def idle(driver):
+    wait(driver).until(lambda d: "busy" not in (d.find_element(By.TAG_NAME, "body").get_attribute("class") or ""))
+
+
+def no_error(driver):
+    status = driver.find_element(By.ID, "status")
+    assert "error" not in (status.get_attribute("class") or ""), status.text
+
+
+def play(driver, action: str, by_key: bool, expect: str) -> None:
+    """One move through the page: the way to take it (w, b, >) then the card, by the
+    mouse (a click on the card) or the keyboard (its position 1-4 in the room)."""
+    body = driver.find_element(By.TAG_NAME, "body")
+    if action == "avoid":
+        if by_key:
+            body.send_keys("a")
+        else:
+            driver.find_element(By.ID, "avoid").click()
+    else:
+        card, how = action[:2], action[2:]
+        for mode in how:        # "w" or "b", and ">" (give, co-op): "8Cw>" is both
+            if by_key:
+                body.send_keys({"w": "w", "b": "b", ">": "g"}[mode])
+            else:
+                driver.find_element(By.CSS_SELECTOR, f'.mode[data-mode="{mode}"]').click()
+        if by_key:
+            cards = [c.get_attribute("data-card") for c in driver.find_elements(By.CSS_SELECTOR, "#room .card")]
+            body.send_keys(str(cards.index(card) + 1))
+        else:
+            driver.find_element(By.CSS_SELECTOR, f'#room .card[data-card="{card}"]').click()
+    wait(driver).until(lambda d: line_shown(d) == expect)
+    idle(driver)
+    no_error(driver)
+
+
+def test_play_deal_42_to_the_end(server, browser):
+    best = solve(seed=42)
+    assert best.exact
+    browser.get(server.url + "/?seed=42")
+    wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, '#room .card[data-card="4H"]')))
+    assert [c.get_attribute("data-card") for c in browser.find_elements(By.CSS_SELECTOR, "#room .card")] == \
+        ["4H", "3H", "5C", "5D"]
+    assert browser.find_element(By.CSS_SELECTOR, '#heroes .hero[data-hero="1"] .hp').text == "20"
+
+    # a hint at the start: the best action keeps the proven optimum
+    browser.find_element(By.ID, "hint").click()
+    wait(browser).until(lambda d: d.find_element(By.ID, "hint-exact").get_attribute("data-best"))
+    best_action = browser.find_element(By.ID, "hint-exact").get_attribute("data-best")
+    row = browser.find_element(By.CSS_SELECTOR, f'#hint-exact tr[data-action="{best_action}"]')
+    assert row.find_elements(By.TAG_NAME, "td")[1].text == f"+{best.score}"
+    # "why not" another action: the best line after it, with its score
+    rows = browser.find_elements(By.CSS_SELECTOR, "#hint-exact tr[data-action]")
+    other = next(r for r in rows if r.get_attribute("data-action") != best_action)
+    other_score = other.find_elements(By.TAG_NAME, "td")[1].text
+    other.find_element(By.CSS_SELECTOR, "button.why").click()
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#why p[data-score]"))
+    assert int(browser.find_element(By.CSS_SELECTOR, "#why p").get_attribute("data-score")) == int(other_score)
+
+    rooms = [[str(a) for a in room] for room in best.line]
+    played = []
+    moves = 0
+    for r, room in enumerate(rooms):
+        for i, action in enumerate(room):
+            expect = format_line([*rooms[:r], room[:i + 1]])
+            play(browser, action, by_key=moves % 2 == 1, expect=expect)
+            moves += 1
+            if moves == 2:      # take the second move back (the keyboard's u), then play it again
+                browser.find_element(By.TAG_NAME, "body").send_keys("u")
+                wait(browser).until(lambda d: line_shown(d) == format_line([room[:1]]))
+                idle(browser)
+                browser.find_element(By.ID, "undo").click()     # and the first, with the mouse
+                wait(browser).until(lambda d: line_shown(d) == "")
+                idle(browser)
+                play(browser, room[0], by_key=False, expect=format_line([room[:1]]))
+                play(browser, action, by_key=True, expect=expect)
+        played.append(room)
+
+    # the end: the score against the proven optimum, the optimal line room by room
+    final = wait(browser, 60).until(EC.visibility_of_element_located((By.ID, "final-score")))
+    assert int(final.get_attribute("data-score")) == best.score
+    wait(browser, 60).until(lambda d: d.find_element(By.ID, "optimum").get_attribute("data-score"))
+    optimum = browser.find_element(By.ID, "optimum")
+    assert int(optimum.get_attribute("data-score")) == best.score
+    assert optimum.get_attribute("data-exact") == "true"
+    assert "You won" in browser.find_element(By.ID, "verdict").text
+    wait(browser).until(lambda d: "room 1 of" in d.find_element(By.ID, "opt-where").text)
+    browser.find_element(By.TAG_NAME, "body").send_keys("]")
+    wait(browser).until(lambda d: "room 2 of" in d.find_element(By.ID, "opt-where").text)
+    assert browser.find_elements(By.CSS_SELECTOR, "#opt-room .card")
+    browser.save_screenshot(os.path.join(os.environ.get("TMPDIR", "/tmp"), "scoundrel-browser-end.png"))
+
+
+def test_an_illegal_move_is_told_and_changes_nothing(server, browser):
+    browser.get(server.url + "/?seed=42")
+    wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, '#room .card[data-card="5C"]')))
+    box = browser.find_element(By.ID, "move")
+    box.send_keys("QS\n")
+    wait(browser).until(lambda d: "error" in (d.find_element(By.ID, "status").get_attribute("class") or ""))
+    assert "QS" in browser.find_element(By.ID, "status").text
+    assert line_shown(browser) == ""
+
+
+def test_co_op_shows_both_heroes_and_the_give_move(server, browser):
+    browser.get(server.url + "/?seed=42&mode=coop")
+    wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, '#heroes .hero[data-hero="2"]')))
+    assert browser.find_element(By.CSS_SELECTOR, '.mode[data-mode=">"]').is_displayed()
+    assert "(leads)" in browser.find_element(By.CSS_SELECTOR, '#heroes .hero[data-hero="1"]').text
+    room = [c.get_attribute("data-card") for c in browser.find_elements(By.CSS_SELECTOR, "#room .card")]
+    give = next(c for c in room if c.endswith("C") or c.endswith("S"))   # a monster given to the partner
+    start = State.new(deal(42, Rules(mode="coop")), Rules(mode="coop"))
+    play(browser, give + ">", by_key=True, expect=format_line(resolved_line(start, parse_line(give + ">"))))
+
+
+def test_play_a_coop_deal_to_the_end(server, browser):
+    rules = Rules(mode="coop")
+    best = solve(seed=2, rules=rules)
+    assert best.exact and best.won
+    moves_of = [str(a) for room in best.line for a in room]
+    assert any(m.endswith("w>") for m in moves_of) and any(m.endswith(">") and m[2] == ">" for m in moves_of)
+    browser.get(server.url + "/?seed=2&mode=coop")
+    first = str(deal(2, rules)[0])
+    wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, f'#room .card[data-card="{first}"]')))
+    assert browser.find_element(By.CSS_SELECTOR, '#heroes .hero[data-hero="2"] .hp').text == "20"
+
+    # a hint at the start: a best action, and a row for every legal action
+    browser.find_element(By.TAG_NAME, "body").send_keys("h")
+    wait(browser, 60).until(lambda d: d.find_element(By.ID, "hint-exact").get_attribute("data-best"))
+    legal = State.new(deal(2, rules), rules).legal_actions()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#hint-exact tr[data-action]")) == len(legal)
+
+    # a fight mode and giving combine ("8Cw>", "8Cb>"); Escape clears both
+    body = browser.find_element(By.TAG_NAME, "body")
+
+    def pressed():
+        return {b.get_attribute("data-mode") for b in browser.find_elements(By.CSS_SELECTOR, ".mode.on")}
+    body.send_keys("b")
+    browser.find_element(By.CSS_SELECTOR, '.mode[data-mode=">"]').click()
+    assert pressed() == {"b", ">"}
+    body.send_keys("w")
+    assert pressed() == {"w", ">"}
+    body.send_keys(Keys.ESCAPE)
+    assert pressed() == {""}
+
+    rooms = [[str(a) for a in room] for room in best.line]
+    moves = 0
+    for r, room in enumerate(rooms):
+        for i, action in enumerate(room):
+            play(browser, action, by_key=moves % 2 == 0, expect=format_line([*rooms[:r], room[:i + 1]]))
+            moves += 1
+    final = wait(browser, 60).until(EC.visibility_of_element_located((By.ID, "final-score")))
+    assert int(final.get_attribute("data-score")) == best.score
+    wait(browser, 120).until(lambda d: d.find_element(By.ID, "optimum").get_attribute("data-score"))
+    optimum = browser.find_element(By.ID, "optimum")
+    assert int(optimum.get_attribute("data-score")) == best.score and optimum.get_attribute("data-exact") == "true"
+    assert "You won" in browser.find_element(By.ID, "verdict").text
