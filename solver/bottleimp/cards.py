@@ -129,8 +129,11 @@ def parse_card(token: str, table: CardTable) -> int:
     if number not in table._suit:
         raise CardError(f"bad card {_shown(text)}: the cards are numbered 1-37 (not 19)")
     letter = m.group(2).lower()
+    names = ", ".join(f"{k} {v}" for k, v in table.suit_names.items())
+    if letter and letter not in table.suit_names:
+        raise CardError(f"bad card {_shown(text)}: {m.group(2)!r} is no suit letter of the {table.name} table "
+                        f"({names})")
     if letter and letter != table.suit(number):
-        names = ", ".join(f"{k} {v}" for k, v in table.suit_names.items())
         raise CardError(f"bad card {_shown(text)}: under the {table.name} table {number} is "
                         f"{table.suit_names[table.suit(number)]} ({table.pretty(number)}; suits: {names})")
     return number
