@@ -2,6 +2,8 @@
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scoundrel_solver.bottleimp import (TABLES, BasePass, Discard, IllegalMove, Pass, Play, Reveal, Rules, State,
                                         deal, follow, lopaka_rule, trick_winner)
@@ -225,25 +227,25 @@ def test_base_pass_errors():
 
 # ------------------------------------------------------------------ scores
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: f"{r.variant}-{r.players}-{r.cards}")
-def test_coins_of_a_finished_round_add_up(rules):
-    rng = random.Random(5)
-    for seed in range(30):
-        _, _, states = random_game(rules, seed, rng)
-        s = states[-1]
-        table = rules.table
-        assert s.finished and s.holder is not None
-        assert table.coins_of(s.devil) + sum(table.coins_of(w) for w in s.won) == table.total
-        scores = s.scores()
-        holder = s.seats[s.holder]
-        assert scores[holder] == -table.coins_of(s.devil)
-        assert sum(v for k, v in scores.items() if k != holder) == table.total - table.coins_of(s.devil) \
-            - table.coins_of(s.won[s.holder])
-        assert len(s.devil) == rules.devil_size
-        if rules.two_player:
-            assert s.value() == scores["A"] - scores["B"]
-        else:
-            assert s.value() is None
-        assert all(st.value() is None for st in states[:-1])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 64 - 1), rng_seed=st.integers(0, 2 ** 32))
+def test_coins_of_a_finished_round_add_up(rules, seed, rng_seed):
+    _, _, states = random_game(rules, seed, random.Random(rng_seed))
+    s = states[-1]
+    table = rules.table
+    assert s.finished and s.holder is not None
+    assert table.coins_of(s.devil) + sum(table.coins_of(w) for w in s.won) == table.total
+    scores = s.scores()
+    holder = s.seats[s.holder]
+    assert scores[holder] == -table.coins_of(s.devil)
+    assert sum(v for k, v in scores.items() if k != holder) == table.total - table.coins_of(s.devil) \
+        - table.coins_of(s.won[s.holder])
+    assert len(s.devil) == rules.devil_size
+    if rules.two_player:
+        assert s.value() == scores["A"] - scores["B"]
+    else:
+        assert s.value() is None
+    assert all(earlier.value() is None for earlier in states[:-1])
 
 
 def test_a_hand_made_score():
