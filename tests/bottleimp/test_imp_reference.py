@@ -79,3 +79,53 @@ def test_no_value_for_setup_or_the_base_game():
         value(deal(1, Rules("lopaka")).start())
     with pytest.raises(NoValueError, match="base game"):
         value(play_until(deal(1, Rules("base")).start(), random.Random(1), 3))
+
+
+# ------------------------------------------------------------------ corpus
+def corpus():
+    """tests/bottleimp/imp_reference_corpus.jsonl (benchmarks/bottleimp/make_corpus.py wrote it):
+    endgames with their values, the regression corpus of the reference and of the fast core to come."""
+    import json
+    from pathlib import Path
+    path = Path(__file__).with_name("imp_reference_corpus.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+CORPUS = corpus()
+
+
+def _cards_left(entry):
+    position = entry["position"]
+    holdings = position.get("hands") or {**position["open"], **{k + "'": v for k, v in position["hidden"].items()}}
+    return sum(len(v) for v in holdings.values())
+
+
+def check_entry(entry):
+    from scoundrel_solver.bottleimp.position import position_dict, position_from_dict
+    state = position_from_dict(entry["position"])
+    assert position_dict(state) == entry["position"]
+    memo = {}
+    assert value(state, memo) == entry["value"]
+    assert [[a.card, v] for a, v in action_values(state, memo)] == entry["actions"]
+    line = best_line(state, memo)
+    assert format_line(line_of(state, line)) == entry["line"]
+    assert replay(state, parse_line(entry["line"], state.rules))[-1].value() == entry["value"]
+
+
+def test_the_corpus_covers_both_variants_and_tables():
+    kinds = {(e["position"]["variant"], e["position"]["cards"]) for e in CORPUS}
+    assert kinds == {(v, c) for v in ("lopaka", "glitzerhaus") for c in ("classic", "matagot")}
+    assert len(CORPUS) >= 60 and any(e["position"]["trick"] for e in CORPUS)
+
+
+@pytest.mark.parametrize("entry", [e for e in CORPUS if _cards_left(e) <= 10], ids=lambda e: str(e["seed"]))
+def test_the_reference_reproduces_the_small_corpus(entry):
+    check_entry(entry)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", [e for e in CORPUS if _cards_left(e) > 10], ids=lambda e: str(e["seed"]))
+def test_the_reference_reproduces_the_whole_corpus(entry, request):
+    from imp_games import require_slow
+    require_slow(request)
+    check_entry(entry)
