@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from scoundrel_solver.bottleimp import format_line, line_of, parse_line, replay
-from scoundrel_solver.bottleimp.answers import deal_answer, replay_answer, value_answer
+from scoundrel_solver.bottleimp.answers import deal_answer, replay_answer, replay_position_answer, value_answer
 
 from . import imp_text
 from .imp_options import ImpOptions, imp_options, pretty_option, print_json
@@ -51,7 +51,8 @@ REPLAY_HELP = """Play a line from the deal and show where it leads.
 
 The line is in the notation of docs/bottleimp.md: setup steps first, then tricks,
 separated by " | "; Lopaka's cards are written out and checked against his rule.
-The last trick may stop part-way.  Prints the line as the notation writes it, with
+The last trick may stop part-way; a line from a --position inside a trick starts with
+the rest of that trick.  Prints the line as the notation writes it, with
 --steps trick by trick (price, bottle, winner), then the position, or the scores
 and the margin A - B once the round is over.  --json: the tricks and the position
 (IMP-RULES §7) as one object.
@@ -61,6 +62,8 @@ Examples:
   scoundrel-solve imp replay --variant lopaka --seed 42 --line "pass 1 18 | 36 37 31 | 32 13 34" --steps
   scoundrel-solve imp replay --variant glitzerhaus --seed 0 --line "s1 3/17 33/6 | s2 1/28 36/37 | open 2 1" --json
   scoundrel-solve imp replay --variant base --seed 3 --line ""
+  scoundrel-solve imp replay --seed 42 --line "pass 1 18 | 36" --json > mid.json
+  scoundrel-solve imp replay --position mid.json --line "37 31 | 32" --steps
 """
 
 
@@ -88,21 +91,32 @@ def deal_command(game: ImpOptions, as_json, pretty):
 @imp_group.command("replay", help=REPLAY_HELP)
 @imp_options
 @click.option("--line", default="", metavar="LINE", help='Setup steps and tricks separated by " | ".')
+@click.option("--position", "position_file", type=click.File("rb"), default=None, metavar="FILE",
+              help="Start from this position (IMP-RULES §7 JSON, or a replay/value --json answer; - for "
+                   "stdin) instead of a deal: the line continues it.")
 @click.option("--steps", is_flag=True, help="Also tell the line step by step, trick by trick.")
 @json_option
 @pretty_option
-def replay_command(game: ImpOptions, line: str, steps: bool, as_json, pretty):
-    chosen = game.game()
-    if as_json:
-        print_json(replay_answer(chosen, line))
-        return
-    start = chosen.start()
-    segments = parse_line(line, chosen.rules)
+def replay_command(game: ImpOptions, line: str, position_file, steps: bool, as_json, pretty):
+    if position_file is not None:
+        if game.seed is not None or game.deal is not None:
+            raise usage_error("--position is where the line starts: drop --seed and --deal")
+        start, title = read_position(position_file), None
+        if as_json:
+            print_json(replay_position_answer(start, line))
+            return
+    else:
+        chosen = game.game()
+        if as_json:
+            print_json(replay_answer(chosen, line))
+            return
+        start, title = chosen.start(), imp_text.title(chosen)
+    rules = start.rules
+    segments = parse_line(line, rules)
     states = replay(start, segments)
     actions = [a for s in segments for a in s]
-    table = chosen.rules.table
-    click.echo(imp_text.title(chosen))
-    click.echo("Line: " + (format_line(line_of(start, actions), table, pretty) or "(no moves)"))
+    click.echo(title or imp_text.position_title(rules))
+    click.echo("Line: " + (format_line(line_of(start, actions), rules.table, pretty) or "(no moves)"))
     if steps and actions:
         click.echo()
         for text in imp_text.narrate(states, actions, pretty):

@@ -38,6 +38,12 @@ def title(d) -> str:
     return f"{game}, {which} ({rules.cards} cards: {suits})"
 
 
+def position_title(rules) -> str:
+    game = VARIANT_TITLE.get(rules.variant) or f"Base game, {rules.players} players"
+    suits = ", ".join(f"{k} {v}" for k, v in rules.table.suit_names.items())
+    return f"{game}, from a position ({rules.cards} cards: {suits})"
+
+
 def deal_lines(d, pretty: bool = False) -> list:
     """The deal for people: each block sorted (``--json`` keeps the deal order)."""
     rules = d.rules

@@ -48,15 +48,27 @@ def trick_records(states) -> list:
 def replay_answer(d: Deal, line_text: str) -> dict:
     """``imp replay --json``: the line in canonical notation, every completed trick, and the
     position after the line (§7; ``finished``, ``scores`` and ``value`` once the round is over)."""
-    start = d.start()
-    segments = parse_line(line_text, d.rules)
+    return _replayed(d.start(), line_text, d.seed, {name: list(cards) for name, cards in d.blocks.items()})
+
+
+def replay_position_answer(start: State, line_text: str) -> dict:
+    """``imp replay --position FILE --json``: as :func:`replay_answer`, from a position (the
+    line continues it: a position inside a trick is continued with the rest of that trick);
+    ``seed`` and ``deal`` are null and ``start`` is the position the line starts from."""
+    return _replayed(start, line_text, None, None)
+
+
+def _replayed(start: State, line_text: str, seed, blocks) -> dict:
+    rules = start.rules
+    segments = parse_line(line_text, rules)
     states = replay(start, segments)
-    out = {"type": "imp-replay", "variant": d.rules.variant}
-    if d.rules.variant == "base":
-        out["players"] = d.rules.players
-    out.update({"cards": d.rules.cards, "seed": d.seed,
-                "deal": {name: list(cards) for name, cards in d.blocks.items()},
-                "line": format_line(line_of(start, [a for s in segments for a in s])),
+    out = {"type": "imp-replay", "variant": rules.variant}
+    if rules.variant == "base":
+        out["players"] = rules.players
+    out.update({"cards": rules.cards, "seed": seed, "deal": blocks})
+    if blocks is None:
+        out["start"] = position_dict(start)
+    out.update({"line": format_line(line_of(start, [a for s in segments for a in s])),
                 "tricks": trick_records(states),
                 "position": position_dict(states[-1])})
     return out

@@ -199,6 +199,19 @@ for name, text, says in [("empty", "", "JSON"), ("not-json", "not json", "JSON")
     case(f"value-position-{name}", "imp", "value", "--position", "-", *(["--json"] if name == "json-flag" else []),
          says=says, stdin=text)
 
+case("replay-position-and-seed", "imp", "replay", "--position", "-", *DEAL42, says="--position", stdin=GOOD_POSITION)
+case("replay-position-and-deal", "imp", "replay", "--position", "-", "--deal", FULL, says="--position",
+     stdin=GOOD_POSITION)
+case("replay-position-bad-continuation", "imp", "replay", "--position", "-", "--line", "5", says="not in A's hand",
+     stdin=GOOD_POSITION)
+case("replay-position-lopaka-rule", "imp", "replay", "--position", "-", "--line", "3 36", says="Lopaka plays 12",
+     stdin=GOOD_POSITION)
+case("replay-position-answer-without-position", "imp", "replay", "--position", "-", says="position",
+     stdin='{"type": "imp-replay"}')
+case("replay-position-json-not-json", "imp", "replay", "--position", "-", "--json", says="JSON", stdin="{")
+case("replay-position-setup-after-play", "imp", "replay", "--position", "-", "--line", "pass 1 2", says="setup is over",
+     stdin=GOOD_POSITION)
+
 # ---------------------------------------------------------- real processes
 case("proc-deal-bad-seed", "imp", "deal", "--seed", "-1", sub=True, says="seed")
 case("proc-replay-bad-line", *L42, "pass 1 18 | 36 32 31", sub=True, says="Lopaka")

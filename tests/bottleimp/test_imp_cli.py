@@ -117,19 +117,27 @@ def all_examples():
     return out
 
 
-@pytest.mark.parametrize("example", all_examples())
-def test_help_examples_run(example):
-    stdin = None
-    if "|" in example and example.startswith("printf"):
-        printed, example = example.split(" | ", 1)
-        stdin = shlex.split(printed)[1].encode().decode("unicode_escape")
-    example = re.sub(r"\s+\(from a pipe\)$", "", example)
-    args = shlex.split(example)
-    assert args[0] == "scoundrel-solve"
-    if args[1:3] == ["imp", "play"] and stdin is None:
-        stdin = "quit\n"
-    result = invoke(args[1:], input=stdin)
-    assert result.stdout
+def test_help_examples_run(tmp_path, monkeypatch):
+    """Every example of every imp command's --help, in order in one folder (an example may
+    read a file an earlier one wrote with '> FILE')."""
+    monkeypatch.chdir(tmp_path)
+    for example in all_examples():
+        stdin = None
+        if example.startswith("printf"):
+            printed, example = example.split(" | ", 1)
+            stdin = shlex.split(printed)[1].encode().decode("unicode_escape")
+        example = re.sub(r"\s+\(from a pipe\)$", "", example)
+        args = shlex.split(example)
+        target = None
+        if ">" in args:
+            args, target = args[:args.index(">")], args[args.index(">") + 1]
+        assert args[0] == "scoundrel-solve", example
+        if args[1:3] == ["imp", "play"] and stdin is None:
+            stdin = "quit\n"
+        result = invoke(args[1:], input=stdin)
+        assert result.stdout, example
+        if target:
+            (tmp_path / target).write_text(result.stdout)
 
 
 # --------------------------------------------------------------------- play
@@ -253,3 +261,15 @@ def test_value_reads_the_position_of_a_replay_answer():
 def test_imp_without_a_command_prints_its_help():
     out = invoke(["imp"]).stdout
     assert out.startswith("Usage:") and "deal" in out and "replay" in out and "play" in out and "value" in out
+
+
+def test_replay_from_a_position(tmp_path):
+    mid = invoke(["imp", "replay", "--seed", "42", "--line", "pass 1 18 | 36", "--json"]).stdout
+    (tmp_path / "mid.json").write_text(mid)
+    out = run_json("replay", "--position", str(tmp_path / "mid.json"), "--line", "37 31 | 32")
+    whole = run_json("replay", "--seed", "42", "--line", "pass 1 18 | 36 37 31 | 32")
+    assert out["position"] == whole["position"] and out["seed"] is None and out["deal"] is None
+    assert out["start"] == json.loads(mid)["position"] and out["line"] == "37 31 | 32"
+    assert out["tricks"] == whole["tricks"]
+    text = invoke(["imp", "replay", "--position", "-", "--line", "37 31", "--steps"], input=mid).stdout
+    assert text.startswith("Lopaka, from a position") and "trick 1: A 36, L 37, B 31" in text
