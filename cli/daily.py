@@ -10,13 +10,14 @@ import datetime
 import click
 
 from scoundrel_solver import Rules, format_line
+from scoundrel_solver.scoundrel import answers
 from scoundrel_solver.scoundrel.daily import METHODS, daily_challenge, parse_date
 from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.scoundrel.rating import LABEL_NAMES
 
 from . import render
-from .options import Game, GameOptions, json_option, pretty_option, progress_option, rule_options
-from .options import MAX_JOBS, WholeNumber
+from .options import Game, GameChoice, json_option, pretty_option, progress_option, rule_options
+from .options import MAX_JOBS, OneOf, WholeNumber
 
 DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a date.
 
@@ -85,12 +86,12 @@ class _CandidateProgress:
 @click.option("--date", "when", metavar="YYYY-MM-DD", default=None,
               help="The day of the challenge.  [default: today, in UTC]")
 @rule_options
-@click.option("--difficulty", type=click.Choice(LABEL_NAMES[:-1]), default=None,
+@click.option("--difficulty", type=OneOf(LABEL_NAMES[:-1]), default=None,
               help="The challenge of that label instead of the first winnable deal.")
 @click.option("--reveal", is_flag=True, help="Also print the solution: an optimal line, room by room.")
 @click.option("--jobs", type=WholeNumber(1, MAX_JOBS), default=1, show_default=True, metavar="K",
               help="Analyse candidates in K processes: the same challenge, sooner (co-op).")
-@click.option("--method", type=click.Choice(METHODS), default=None,
+@click.option("--method", type=OneOf(METHODS), default=None,
               help="The daily of this method version.  [default: the one in force on the date: "
                    "v1 until 2026-12-31, v2 in January 2027, v3 from 2027-02-01]")
 @json_option
@@ -98,13 +99,13 @@ class _CandidateProgress:
 @progress_option
 def daily_command(when, difficulty, reveal, jobs, method, as_json, pretty, progress, **rule_flags):
     date = parse_date(when) if when is not None else today_utc()
-    rules = GameOptions(**rule_flags).rules()
+    rules = GameChoice(**rule_flags).rules()
     with ProgressLine(enabled=progress) as line:
         told = _CandidateProgress(line)
         challenge = daily_challenge(date, rules, difficulty, method=method, progress=told.candidate, jobs=jobs,
                                     search_progress=told.search)
     if as_json:
-        click.echo(render.json_text({"type": "daily", **challenge.as_dict(reveal)}))
+        click.echo(render.json_text(answers.daily_json(challenge, reveal)))
         return
     for text in daily_lines(challenge, reveal, pretty):
         click.echo(text)

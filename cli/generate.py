@@ -16,7 +16,7 @@ from scoundrel_solver.scoundrel.catalogue import (CatalogueError, DIFFICULTIES, 
                                         read_catalogue_lines)
 from scoundrel_solver.scoundrel.deal import check_seed
 
-from .options import GameOptions, rule_options
+from .options import GameChoice, rule_options
 from .options import MAX_JOBS, MAX_SEED, WholeNumber
 
 EXIT_INTERRUPTED = 130
@@ -66,7 +66,7 @@ other rules or that is no catalogue, one that another run is writing, ...);
               help="Rate candidates in K processes: the same file, sooner.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 def generate_command(count, difficulty, out, start_seed, resume, jobs, quiet, **rule_flags):
-    rules = GameOptions(**rule_flags).rules()
+    rules = GameChoice(**rule_flags).rules()
     start = check_seed(start_seed.strip())
     check_difficulty(rules, difficulty)
     try:

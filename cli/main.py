@@ -18,14 +18,15 @@ import sys
 
 import click
 
-from scoundrel_solver import CoreMissingError, IllegalMove, InputError, format_line, parse_line, replay, solve
+from scoundrel_solver import CoreMissingError, IllegalMove, InputError
 from scoundrel_solver.batch import os_reason
-from scoundrel_solver.scoundrel.notation import resolved_line
+from scoundrel_solver.errors import OptionError
 from scoundrel_solver.progress import ProgressLine
+from scoundrel_solver.scoundrel import answers
 
 from . import render
-from .options import (GameOptions, game_options, json_option, pretty_option, progress_option, search_options, threads_option, default_threads, typed,
-                      usage_error)
+from .options import (GameChoice, game_options, json_option, pretty_option, progress_option, search_options,
+                      threads_option, typed, usage_error)
 
 EXIT_OK, EXIT_IO, EXIT_USAGE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -111,6 +112,11 @@ class ScoundrelGroup(OneLineErrors, click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
+        except OptionError as exc:
+            # the library's usage error: a usage error of the command that ran, which says where its help is
+            name = ctx.invoked_subcommand
+            where = click.Context(self.get_command(ctx, name), info_name=name, parent=ctx) if name else ctx
+            raise click.UsageError(str(exc), ctx=where) from None
 
 
 def _print_json(obj: dict) -> None:
@@ -155,19 +161,16 @@ Examples:
 """
 
 
-def run_solve(game: GameOptions, as_json: bool, pretty: bool, max_nodes, timeout, tt_mb, progress=None,
+def run_solve(game: GameChoice, as_json: bool, pretty: bool, max_nodes, timeout, tt_mb, progress=None,
               threads=None) -> None:
     chosen = game.game()
-    threads = default_threads() if threads is None else threads
     if not as_json:
         click.echo(render.deal_title(chosen))
         click.echo("Dungeon (top first): " + render.cards_text(chosen.deck, pretty))
         click.echo()
     with ProgressLine(enabled=progress) as line:
-        result = solve(deck=chosen.deck, rules=chosen.rules, seed=chosen.seed, max_nodes=max_nodes,
-                       timeout=timeout, tt_mb=tt_mb, shortest=True, progress=line.search("solving"),
-                       threads=threads)
-    result = render.shorter_result(result)
+        result = answers.solved(chosen, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, threads=threads,
+                                progress=line)
     if as_json:
         _print_json(result.as_dict())
         return
@@ -198,7 +201,7 @@ def _search_job(f):
 @_search_job
 @click.version_option(package_name="scoundrel-solver", prog_name="scoundrel-solve")
 @click.pass_context
-def cli(ctx: click.Context, game: GameOptions, as_json, pretty, max_nodes, timeout, tt_mb, threads, progress):
+def cli(ctx: click.Context, game: GameChoice, as_json, pretty, max_nodes, timeout, tt_mb, threads, progress):
     given = [p.name for p in ctx.command.params if typed(ctx, p.name)]
     if ctx.invoked_subcommand is not None:
         if given:
@@ -214,7 +217,7 @@ def cli(ctx: click.Context, game: GameOptions, as_json, pretty, max_nodes, timeo
 
 @cli.command("solve", help=SOLVE_HELP)
 @_search_job
-def solve_command(game: GameOptions, as_json, pretty, max_nodes, timeout, tt_mb, threads, progress):
+def solve_command(game: GameChoice, as_json, pretty, max_nodes, timeout, tt_mb, threads, progress):
     run_solve(game, as_json, pretty, max_nodes, timeout, tt_mb, progress, threads)
 
 
@@ -223,7 +226,7 @@ def solve_command(game: GameOptions, as_json, pretty, max_nodes, timeout, tt_mb,
 @game_options
 @json_option
 @pretty_option
-def deal_command(game: GameOptions, as_json, pretty):
+def deal_command(game: GameChoice, as_json, pretty):
     """Print a dungeon, top card first, one line of card tokens.
 
     The deal number fixes the dungeon forever (SplitMix64 + Fisher-Yates, see
@@ -237,7 +240,7 @@ def deal_command(game: GameOptions, as_json, pretty):
     """
     chosen = game.game()
     if as_json:
-        _print_json({"type": "deal", **chosen.as_dict(), "size": len(chosen.deck)})
+        _print_json(answers.deal_answer(chosen))
     else:
         click.echo(render.cards_text(chosen.deck, pretty))
 
@@ -250,7 +253,7 @@ def deal_command(game: GameOptions, as_json, pretty):
 @click.option("--steps", is_flag=True, help="Also tell the line room by room.")
 @json_option
 @pretty_option
-def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
+def replay_command(game: GameChoice, line: str, steps: bool, as_json, pretty):
     """Play a line from the start and show where it leads.
 
     Prints the line with every fight mode written out, then the position
@@ -270,21 +273,18 @@ def replay_command(game: GameOptions, line: str, steps: bool, as_json, pretty):
       scoundrel-solve replay --seed 42 --mode coop --line "8C> 4H AC" --json
     """
     chosen = game.game()
-    start = chosen.start()
-    rooms = parse_line(line)
-    final = replay(start, rooms)[-1]
-    canonical = format_line(resolved_line(start, rooms))
+    played = answers.replayed(chosen, line)
     if as_json:
-        _print_json({"type": "replay", **chosen.as_dict(), "line": canonical, "position": final.as_dict()})
+        _print_json(answers.replay_json(played))
         return
     click.echo(render.deal_title(chosen))
-    click.echo("Line: " + (canonical or "(no moves)"))
-    if steps and rooms:
+    click.echo("Line: " + (played.line or "(no moves)"))
+    if steps and played.rooms:
         click.echo()
-        for text in render.narrate(start, rooms, pretty):
+        for text in render.narrate(played.start, played.rooms, pretty):
             click.echo(text)
     click.echo()
-    click.echo(render.position(final, pretty))
+    click.echo(render.position(played.final, pretty))
 
 
 # Commands defined in their own modules.

@@ -21,8 +21,11 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import render
 from .hint import exact_hint_within, explain_exact_within, explain_table_hint
-from .options import (Game, table_budget, GameOptions, default_threads, game_options, pretty_option, hint_budget,
-                      progress_option, search_options, threads_option, time_option, usage_error)
+from scoundrel_solver.scoundrel.answers import hint_budget, table_budget
+from scoundrel_solver.scoundrel.game import Game, GameChoice
+from scoundrel_solver.scoundrel.search import default_threads
+from .options import (game_options, pretty_option, progress_option, search_options, threads_option, time_option,
+                      usage_error)
 
 EXIT_INTERRUPTED = 130
 TABLE_SAMPLES = DEFAULT_SAMPLES   # as `hint`: the same position gets the same figures
@@ -438,7 +441,7 @@ class Terminal:
         return line
 
 
-def _daily_game(game: GameOptions, date: Optional[datetime.date], progress=None):
+def _daily_game(game: GameChoice, date: Optional[datetime.date], progress=None):
     try:
         from scoundrel_solver.scoundrel.daily import daily_challenge
     except ImportError as exc:
@@ -466,7 +469,7 @@ def _daily_game(game: GameOptions, date: Optional[datetime.date], progress=None)
 @search_options
 @threads_option
 @progress_option
-def play_command(game: GameOptions, daily, date, pretty, budget, max_nodes, timeout, tt_mb, threads, progress):
+def play_command(game: GameChoice, daily, date, pretty, budget, max_nodes, timeout, tt_mb, threads, progress):
     if date is not None and not daily:
         raise usage_error("--date goes with --daily")
     if daily:

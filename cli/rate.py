@@ -8,12 +8,13 @@ import sys
 
 import click
 
-from scoundrel_solver import Rules, State
+from scoundrel_solver import Rules
 from scoundrel_solver.progress import ProgressLine
-from scoundrel_solver.scoundrel.rating import CALIBRATION_TARGET, Rating, calibration, rate
+from scoundrel_solver.scoundrel import answers
+from scoundrel_solver.scoundrel.rating import CALIBRATION_TARGET, Rating, calibration
 
 from . import render
-from .options import GameOptions, default_threads, game_options, json_option, progress_option, search_options, threads_option
+from .options import GameChoice, game_options, json_option, progress_option, search_options, threads_option
 
 RATE_HELP = """Rate how hard a deal is: easy, medium, hard, expert, or unwinnable.
 
@@ -44,24 +45,15 @@ engine missing.
 @search_options
 @threads_option
 @progress_option
-def rate_command(game: GameOptions, as_json, max_nodes, timeout, tt_mb, threads, progress):
+def rate_command(game: GameChoice, as_json, max_nodes, timeout, tt_mb, threads, progress):
     chosen = game.game()
     if chosen.rules.coop and not as_json and sys.stderr.isatty():
         click.echo("rating a co-op deal: its exact solve and win checks can take minutes ...", err=True)
     with ProgressLine(enabled=progress) as line:
-        rating = rate(chosen.deck, chosen.rules, chosen.seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout,
-                      search_progress=line.search, threads=default_threads() if threads is None else threads)
+        rating = answers.rated(chosen, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, threads=threads,
+                               progress=line)
     if as_json:
-        out = {"type": "rate", **rating.as_dict()}
-        if rating.exact and rating.line and not rating.rules.coop:
-            # the line shown is an optimal line of fewest rooms (solver/scoundrel/lines.py, proven
-            # unless its search stops at its limit); the rating itself, measured on
-            # canonical_line, does not depend on it
-            from scoundrel_solver import format_line
-            from scoundrel_solver.scoundrel.lines import shortest_line
-            out["line"] = format_line(shortest_line(State.new(rating.deck, rating.rules), rating.line,
-                                                    rating.score).line)
-        click.echo(render.json_text(out))
+        click.echo(render.json_text(answers.rate_json(rating)))
         return
     click.echo(render.deal_title(chosen))
     for text in rating_lines(rating, custom=chosen.seed is None):

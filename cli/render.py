@@ -5,7 +5,6 @@ what these return.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 import json
 
@@ -120,17 +119,6 @@ def after_room_text(state: State) -> str:
         return (f"LOST, score {signed(state.score)} ({heroes_text(state)}; "
                 f"monsters left worth {state.monsters_left()})")
     return heroes_text(state)
-
-
-def shorter_result(result: Result) -> Result:
-    """``result`` of ``solve(shortest=True)`` as shown: when its search for the
-    fewest rooms stopped at its limit, the proof's line with its loops cut."""
-    if result.shortest is False and result.line:
-        from scoundrel_solver.scoundrel.lines import displayed_line
-        cut = displayed_line(result.start, result.line, False)
-        if len(cut) < len(result.line):
-            return dataclasses.replace(result, line=cut)
-    return result
 
 
 def shorter_note(result: Result):

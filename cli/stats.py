@@ -18,7 +18,7 @@ from scoundrel_solver.scoundrel.rules import Rules
 from scoundrel_solver.scoundrel.search import default_engine, load_core
 
 from . import render
-from .options import GameOptions, json_option, rule_options, search_options, typed, usage_error
+from .options import GameChoice, json_option, rule_options, search_options, typed, usage_error
 from .options import MAX_JOBS, WholeNumber
 
 EXIT_INTERRUPTED = 130
@@ -85,7 +85,7 @@ engine missing; 130 interrupted.
 @click.pass_context
 def stats_command(ctx, seeds, jobs, backend, address, out, resume, overwrite, summary_of,
                   max_nodes, timeout, tt_mb, as_json, quiet, win_only, **rule_flags):
-    game = GameOptions(**rule_flags)
+    game = GameChoice(**rule_flags)
     if summary_of is not None:
         given = [name for name in ("out", "resume", "overwrite", "jobs", "backend", "address",
                                    "max_nodes", "timeout", "tt_mb") if typed(ctx, name)]

@@ -4,6 +4,11 @@
 >>> State.new(deal(42), Rules()).room[0]
 Card('4H')
 """
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
 from .scoundrel.cards import Card, CardError, JOKER, parse_card, parse_cards, format_cards
 from .scoundrel.deal import SeedError, deal
 from .errors import InputError
@@ -21,3 +26,30 @@ __all__ = [
     "AVOID", "Avoid", "Hero", "IllegalMove", "PositionError", "State", "Take",
 ]
 __version__ = "0.1.0"
+
+
+# Before the two-game layout (docs/architecture.md) Scoundrel's modules stood at the package's
+# top (``scoundrel_solver.daily``, ``scoundrel_solver.hints``, ...).  Those names still import:
+# each is the very module of ``scoundrel_solver.scoundrel`` (one object, not a copy), so code and
+# docs written against them keep working.
+_MOVED = frozenset((
+    "achievable", "belief", "beliefsearch", "budget", "cards", "catalogue", "daily", "deal", "explain",
+    "hints", "lines", "notation", "rating", "reference", "result", "rules", "search", "state",
+))
+
+
+class _MovedModule(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path=None, target=None):
+        head, _, rest = name.partition(".")
+        if head == __name__ and rest in _MOVED:
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec):
+        return importlib.import_module(f"{__name__}.scoundrel.{spec.name.rpartition('.')[2]}")
+
+    def exec_module(self, module):
+        pass   # the real module ran when it was imported under its own name
+
+
+sys.meta_path.append(_MovedModule())

@@ -34,11 +34,11 @@ def load_core():
         from . import _core
     except ImportError as exc:  # pragma: no cover - depends on the build
         raise CoreMissingError(
-            "the compiled search core (scoundrel_solver._core) is missing: reinstall with "
+            "the compiled search core (scoundrel_solver.scoundrel._core) is missing: reinstall with "
             "`pip install -e .` so setup.py builds it, or set SCOUNDREL_PURE=1 to use the "
             f"slow pure-Python reference deliberately ({exc})") from None
     if not hasattr(_core, "search"):
-        raise CoreMissingError("scoundrel_solver._core is a stale build without search(); reinstall with `pip install -e .`")
+        raise CoreMissingError("scoundrel_solver.scoundrel._core is a stale build without search(); reinstall with `pip install -e .`")
     return _core
 
 

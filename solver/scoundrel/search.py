@@ -6,6 +6,7 @@ never a silent 100x slower fallback.
 """
 from __future__ import annotations
 
+import os
 import time
 from typing import Optional
 
@@ -18,6 +19,23 @@ from .state import State
 # them too, and search.py calls lines.py): re-exported here, where callers have found them.
 from .engine import (DEFAULT_TT_MB, ENGINES, LINE_NODES, MAX_THREADS, PERTURBATION_KNOBS,  # noqa: F401,E402
                      CoreMissingError, default_engine, load_core, perturbed_core)
+
+
+def default_threads() -> int:
+    """The default thread count of a search: the cores this process may run on (at most
+    ``MAX_THREADS``).  ``solve`` and ``rate`` run one search on that many threads
+    sharing one table (lazy SMP, docs/solver.md, "Threads for one solve"; a search
+    goes on the threads from its first test in co-op, and in solo only past its first
+    50,000 nodes, so small solo solves stay on one); ``hint`` solves that many actions
+    at once.  The score, the line and every rating are the same whatever the count
+    (tests/scoundrel/test_threads.py); the speed-up (co-op 52 proofs 1-100 on a quiet 2-core
+    machine: 1.49 in total, 2026-12-02) is in benchmarks/README.md, "Both cores
+    for one solve"."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, cores))
 
 
 def start_state(deck=None, rules: Rules = None, seed=None, state: State = None) -> State:

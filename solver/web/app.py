@@ -1,43 +1,38 @@
-"""The ASGI app: routes, parameters, budgets and the two solver pools.
+"""The ASGI app: the house of the games' endpoints, with the server's limits and solver pools.
 
-Each ``/api/...`` endpoint takes its parameters from the query string (GET)
-or a JSON object (POST), named as the CLI's options without the dashes
-(``deck_size`` for ``--deck-size``), turns them into that command line and
-answers with the object the command prints with ``--json``.  Budgets are the
-server's: every search gets a time limit (``timeout`` / ``time``) and a table
-size (``tt_mb``) no larger than the server allows, so a request past its
-budget answers with its honest partial result (``exact`` false).  Co-op,
-real-table hints, ratings and dailies go to one pool of solver processes and
-everything solo to another, so a slow co-op request never waits in front of
-a solo hint.
+The generic service lives here: the limits a request gets (every search a
+time limit and a table size no larger than the server allows, so a request
+past its budget answers with its honest partial result, ``exact`` false), the
+two pools of solver processes (solver/web/pool.py; heavy requests go to one and
+quick ones to the other, so a slow co-op request never waits in front of a solo
+hint), the cache of answers that never change, JSON answers and errors, the
+static files and the OpenAPI description.  Each game brings its endpoints in a
+module of its own (solver/web/scoundrel.py: ``ENDPOINTS``, each with its
+handler, and ``WARM_UP``), whose answers its solver processes make by calling
+the game's library (solver/web/scoundrel_jobs.py).
 """
 from __future__ import annotations
 
 import asyncio
-import datetime
 import json
 import math
 import pathlib
 import sys
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from .. import jsonform
+from . import scoundrel
+from .api import BOOL, INT, JSON, NUM, STR, BadRequest, Endpoint, error, int_or, number, read_params
 from .pool import Busy, Overtime, SolverPool
-from .worker import error
 
 STATIC = pathlib.Path(__file__).with_name("static")
-MAX_BODY = 64 * 1024
-
-
-class BadRequest(Exception):
-    """A parameter the server refuses before any solver sees it (HTTP 400)."""
+GAMES = (scoundrel,)     # each game's module of endpoints
 
 
 @dataclass
@@ -63,153 +58,18 @@ class Limits:
             raise ValueError("bad service limits")
 
 
-# ------------------------------------------------------------------ parameters
-STR, INT, NUM, BOOL, JSON = "text", "integer", "number", "boolean", "object"
-RULES = {"mode": STR, "flee": STR, "durability": STR, "deck_size": STR}
-GAME = {"seed": STR, "deck": STR, **RULES}
-SEARCH = {"max_nodes": INT, "timeout": NUM, "tt_mb": INT}
-TABLE = {"table": BOOL, "room": STR, "health": STR, "weapon": STR, "last_kill": STR, "leader": INT,
-         "taken": INT, "potion_used": STR, "help_used": BOOL, "avoided": BOOL, "gone": STR, "unseen": STR,
-         "bottom": STR, "position": JSON, "samples": INT, "rng_seed": INT}
-DAILY = {"date": STR, "difficulty": STR, "method": STR}
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    path: str
-    command: str           # the CLI command, or a game step
-    params: dict
-    summary: str
-    answers: str           # the schema $defs entry of a success
-    required: tuple = ()
-    fields: dict = field(default_factory=dict)
-
-
-ENDPOINTS = [
-    Endpoint("/api/solve", "solve", {**GAME, **SEARCH}, "Solve a dungeon: the optimal score, proven, and a line "
-             "(= scoundrel-solve solve --json).", "solve"),
-    Endpoint("/api/hint", "hint", {**GAME, "moves": STR, **TABLE, "time": NUM, **SEARCH},
-             "The best next action and every action's value: exact for a numbered deal, real-table with "
-             "table=true, room=... or position={...} (= scoundrel-solve hint --json).", "hint"),
-    Endpoint("/api/explain", "explain", {**GAME, "moves": STR, "move": STR, **SEARCH},
-             "Why (not) this move: its best line next to the best move's, room by room, up to where it falls "
-             "behind (= scoundrel-solve hint --explain MOVE --json).", "explain",
-             ("move",)),
-    Endpoint("/api/replay", "replay", {**GAME, "line": STR},
-             "Play a line from the start, show the position (= scoundrel-solve replay --json).", "replay"),
-    Endpoint("/api/deal", "deal", dict(GAME), "The dungeon of a deal (= scoundrel-solve deal --json).", "deal"),
-    Endpoint("/api/rate", "rate", {**GAME, **SEARCH}, "How hard a deal is (= scoundrel-solve rate --json).",
-             "rate"),
-    Endpoint("/api/daily", "daily", {**DAILY, **RULES, "reveal": BOOL},
-             "The daily challenge of a date, today (UTC) by default (= scoundrel-solve daily --json).", "daily"),
-    Endpoint("/api/game/new", "new", {**GAME, **DAILY},
-             "Start a game: a numbered deal, a deck, or the daily of a date (date=today for today's).", "replay"),
-    Endpoint("/api/game/move", "move", {**GAME, "line": STR, "move": STR},
-             "Play a move (or several of one room) after the line; the game is its line.", "replay", ("move",)),
-    Endpoint("/api/game/undo", "undo", {**GAME, "line": STR, "count": INT},
-             "Take back the last move (or count moves) of the line.", "replay"),
-    Endpoint("/api/game/hint", "hint", {**GAME, "line": STR, "table": BOOL, "samples": INT, "rng_seed": INT,
-                                        "time": NUM, **SEARCH},
-             "The hint of the game's position (the line played so far).", "hint"),
-]
-
-
-def _merge(query, body) -> dict:
-    out = {}
-    for key in query.keys():
-        values = query.getlist(key)
-        if len(values) > 1:
-            raise BadRequest(f"{key}: given {len(values)} times")
-        out[key] = values[0]
-    for key, value in body.items():
-        if key in out:
-            raise BadRequest(f"{key}: given both in the query and in the body")
-        out[key] = value
-    return out
-
-
-async def _params(request: Request, ep: Endpoint) -> dict:
-    body = {}
-    if request.method == "POST":
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise BadRequest(f"the request body is over {MAX_BODY // 1024} KB")
-        if raw.strip():
-            try:   # the CLI's strict reader: no NaN, no key twice, deep nesting refused (not a 500)
-                body = jsonform.loads(raw.decode("utf-8"), "the request body")
-            except UnicodeDecodeError:
-                raise BadRequest("the request body is not UTF-8 text") from None
-            except jsonform.JSONInputError as exc:
-                raise BadRequest(str(exc)) from None
-            if not isinstance(body, dict):
-                raise BadRequest("the request body must be a JSON object of parameters")
-    params = _merge(request.query_params, body)
-    for key in params:
-        if key not in ep.params:
-            raise BadRequest(f"unknown parameter {key!r} for {ep.path} (known: {', '.join(ep.params)})")
-    for key in ep.required:
-        if key not in params:
-            raise BadRequest(f"{key}: required by {ep.path}")
-    return {k: _typed(k, v, ep.params[k]) for k, v in params.items()}
-
-
-def _typed(key, value, kind):
-    """A parameter as the CLI will read it (a string), or a bool for a flag."""
-    if kind == BOOL:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in ("true", "1", "yes", ""):
-            return True
-        if isinstance(value, str) and value.lower() in ("false", "0", "no"):
-            return False
-        raise BadRequest(f"{key}: expected true or false, got {json.dumps(value)[:40]}")
-    if kind == JSON:
-        if isinstance(value, str):
-            return value
-        if isinstance(value, dict):
-            return json.dumps(value)
-        raise BadRequest(f"{key}: expected a JSON object (a position, docs/json.md)")
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise BadRequest(f"{key}: expected a {kind}, got {json.dumps(value)[:40]}")
-    if kind == INT and isinstance(value, float):
-        raise BadRequest(f"{key}: expected a whole number, got {value!r}")
-    return str(value)
-
-
-def _number(value):
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None         # not a number: the CLI names it in its own message
-
-
-def _option(key: str) -> str:
-    return "--" + key.replace("_", "-")
-
-
-def _argv(params: dict, keys) -> list:
-    out = []
-    for key in keys:
-        if key not in params:
-            continue
-        value = params[key]
-        if value is True:
-            out.append(_option(key))
-        elif value is not False:
-            out += [_option(key), value]
-    return out
-
-
 class Service:
-    """The state of one server: its limits, its pools, its cache of dailies."""
+    """The state of one server: its limits, its pools, its answers kept."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, games=GAMES):
         limits.check()
         self.limits = limits
-        self.solo = SolverPool("solo", limits.workers, limits.queue, limits.worker_mb)
-        self.heavy = SolverPool("co-op", limits.coop_workers, limits.queue, limits.worker_mb, nice=10)
-        self.dailies = OrderedDict()       # argv -> (status, object): deterministic, so kept
-        self.preparing = {}                # argv -> task still solving it
+        warm_up = tuple(g.WARM_UP for g in games if getattr(g, "WARM_UP", None))
+        self.solo = SolverPool("solo", limits.workers, limits.queue, limits.worker_mb, warm_up=warm_up)
+        self.heavy = SolverPool("co-op", limits.coop_workers, limits.queue, limits.worker_mb, nice=10,
+                                warm_up=warm_up)
+        self.kept = OrderedDict()          # key -> (status, object) of an answer that never changes
+        self.preparing = {}                # key -> task still making it
 
     def start(self) -> None:
         self.solo.start()
@@ -222,11 +82,12 @@ class Service:
         self.heavy.close()
 
     # ---- budgets
-    def _seconds(self, params: dict, key: str, default: float) -> float:
+    def seconds(self, params: dict, key: str, default: float) -> float:
+        """The seconds of search ``params[key]`` asks (set to ``default`` if not asked), within the server's."""
         if key not in params:
             params[key] = f"{default:g}"
             return default
-        t = _number(params[key])
+        t = number(params[key])
         if t is None or not math.isfinite(t) or t <= 0:
             raise BadRequest(f"{key}: {params[key]!r} is not a number of seconds more than 0 "
                              f"(0, no limit, is not served)")
@@ -234,91 +95,27 @@ class Service:
             raise BadRequest(f"{key}: at most {self.limits.max_budget:g} seconds on this server (asked {t:g})")
         return t
 
-    def _table_mb(self, params: dict) -> None:
+    def table_mb(self, params: dict) -> None:
+        """``params["tt_mb"]`` within the server's (set to its default if not asked)."""
         if "tt_mb" not in params:
             params["tt_mb"] = str(self.limits.tt_mb)
             return
-        mb = _int_or(params["tt_mb"], "tt_mb")
+        mb = int_or(params["tt_mb"], "tt_mb")
         if not 1 <= mb <= self.limits.max_tt_mb:
             raise BadRequest(f"tt_mb: from 1 to {self.limits.max_tt_mb} MB on this server (asked {mb})")
 
-    def _search_budget(self, params: dict) -> float:
-        self._table_mb(params)
-        return self._seconds(params, "timeout", self.limits.budget)
+    def search_budget(self, params: dict) -> float:
+        """The table and the ``timeout`` of one search."""
+        self.table_mb(params)
+        return self.seconds(params, "timeout", self.limits.budget)
 
-    def _deadline(self, seconds: float) -> float:
+    def deadline(self, seconds: float) -> float:
+        """The hard deadline of a job of ``seconds``: past it its process is killed."""
         return 2 * seconds + self.limits.grace
 
     # ---- jobs
-    @staticmethod
-    def _heavy(params: dict) -> bool:
-        if params.get("mode") == "coop":
-            return True
-        position = params.get("position")
-        if position is not None:
-            try:
-                return json.loads(position).get("rules", {}).get("mode") == "coop"
-            except (ValueError, AttributeError):
-                return False
-        return False
-
-    def _rules_argv(self, params: dict) -> list:
-        return _argv(params, GAME)
-
-    async def answer(self, ep: Endpoint, params: dict) -> tuple:
-        cmd = ep.command
-        pool = self.heavy if self._heavy(params) else self.solo
-        if cmd == "hint":
-            if "line" in params:
-                params["moves"] = params.pop("line")
-            real_table = params.get("table") or "room" in params or "position" in params
-            self._table_mb(params)
-            if real_table:
-                # the whole hint within its time (the library leaves out the orders it
-                # cannot solve in time and says so), by default a hint's (the CLI's default)
-                pool = self.heavy
-                seconds = self._seconds(params, "time", self.limits.hint_time)
-            elif "timeout" in params or "max_nodes" in params:
-                seconds = self._seconds(params, "timeout", self.limits.budget)
-            else:
-                seconds = self._seconds(params, "time", self.limits.hint_time)
-            stdin = None
-            if "position" in params:
-                stdin = params.pop("position")
-                params["position"] = "-"
-            argv = ["hint", *_argv(params, ep.params.keys() | {"moves"}), "--json"]
-            return await self._run(pool, ("cli", argv, stdin), self._deadline(seconds))
-        if cmd in ("solve", "rate"):
-            seconds = self._search_budget(params)
-            if cmd == "rate":
-                pool = self.heavy
-            argv = [cmd, *_argv(params, ep.params), "--json"]
-            return await self._run(pool, ("cli", argv, None), self._deadline(seconds))
-        if cmd in ("replay", "deal"):
-            return await self._run(pool, ("cli", [cmd, *_argv(params, ep.params), "--json"], None),
-                                   self._deadline(self.limits.budget))
-        if cmd == "explain":
-            seconds = self._search_budget(params)
-            limits = {"timeout": float(params["timeout"]), "tt_mb": _int_or(params["tt_mb"], "tt_mb"),
-                      "max_nodes": _int_or(params.get("max_nodes"), "max_nodes")}
-            job = ("explain", self._rules_argv(params), params.get("moves", ""), params["move"], limits)
-            return await self._run(pool, job, self._deadline(seconds))
-        if cmd == "daily":
-            return await self.daily(params)
-        if cmd == "new":
-            return await self.new_game(ep, params, pool)
-        if cmd == "move":
-            job = ("move", self._rules_argv(params), params.get("line", ""), params["move"])
-            return await self._run(pool, job, self._deadline(self.limits.budget))
-        if cmd == "undo":
-            count = _int_or(params.get("count", "1"), "count")
-            if count < 1:
-                raise BadRequest("count: at least 1")
-            job = ("undo", self._rules_argv(params), params.get("line", ""), count)
-            return await self._run(pool, job, self._deadline(self.limits.budget))
-        raise RuntimeError(f"no handler for {cmd}")
-
-    async def _run(self, pool: SolverPool, job: tuple, deadline: float) -> tuple:
+    async def run(self, pool: SolverPool, job: tuple, deadline: float) -> tuple:
+        """``(http_status, object)`` of ``job`` (``(function, arguments)``, solver/web/worker.py) in ``pool``."""
         try:
             return await pool.run(job, deadline, self.limits.queue_wait)
         except Busy:
@@ -327,26 +124,24 @@ class Service:
         except Overtime as exc:
             return 503, error(f"{exc}: ask with a smaller budget", 503)
 
-    async def daily(self, params: dict) -> tuple:
-        if "date" not in params or params["date"] == "today":
-            params["date"] = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
-        argv = ("daily", *_argv(params, ["date", *RULES, "difficulty", "method", "reveal"]), "--json")
-        if argv in self.dailies:
-            self.dailies.move_to_end(argv)
-            return self.dailies[argv]
-        task = self.preparing.get(argv)
+    async def prepared(self, key, pool: SolverPool, job: tuple, busy: str, still: str) -> tuple:
+        """The answer of a job that always gives the same (a daily challenge): kept once made
+        (an answer or bad input, not a fault).  One not ready within ``daily_wait`` answers
+        503 ``still`` and goes on being made, up to ``daily_limit``."""
+        if key in self.kept:
+            self.kept.move_to_end(key)
+            return self.kept[key]
+        task = self.preparing.get(key)
         if task is None:
             if len(self.preparing) >= self.limits.queue:
-                return 503, error("too many dailies being prepared: try again shortly", 503)
-            pool = self.heavy if self._heavy(params) else self.solo    # a solo daily is a second's work
-            task = asyncio.ensure_future(self._run(pool, ("cli", list(argv), None), self.limits.daily_limit))
-            self.preparing[argv] = task
-            task.add_done_callback(lambda t, key=argv: self._prepared(key, t))
+                return 503, error(busy, 503)
+            task = asyncio.ensure_future(self.run(pool, job, self.limits.daily_limit))
+            self.preparing[key] = task
+            task.add_done_callback(lambda t, key=key: self._prepared(key, t))
         try:
             return await asyncio.wait_for(asyncio.shield(task), self.limits.daily_wait)
         except asyncio.TimeoutError:
-            return 503, error(f"the daily challenge {params['date']} is still being prepared (a co-op daily "
-                              f"can take minutes): ask again shortly", 503)
+            return 503, error(still, 503)
 
     def _prepared(self, key, task) -> None:
         self.preparing.pop(key, None)
@@ -354,33 +149,9 @@ class Service:
             return
         status, obj = task.result()
         if status in (200, 400):            # an answer, not a fault: keep it
-            self.dailies[key] = (status, obj)
-            while len(self.dailies) > 256:
-                self.dailies.popitem(last=False)
-
-    async def new_game(self, ep: Endpoint, params: dict, pool: SolverPool) -> tuple:
-        daily_keys = [k for k in DAILY if k in params]
-        if daily_keys:
-            if "seed" in params or "deck" in params:
-                raise BadRequest(f"{daily_keys[0]}: a daily game takes no seed or deck")
-            if "date" not in params:
-                raise BadRequest(f"{daily_keys[0]}: goes with date (date=today for today's daily)")
-            status, obj = await self.daily({k: v for k, v in params.items()})
-            if status != 200:
-                return status, obj
-            params = {k: v for k, v in params.items() if k in RULES}
-            params["seed"] = str(obj["seed"])
-        argv = ["replay", *_argv(params, GAME), "--json"]
-        return await self._run(pool, ("cli", argv, None), self._deadline(self.limits.budget))
-
-
-def _int_or(value, key):
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise BadRequest(f"{key}: {value!r} is not a whole number") from None
+            self.kept[key] = (status, obj)
+            while len(self.kept) > 256:
+                self.kept.popitem(last=False)
 
 
 # ------------------------------------------------------------------ the app
@@ -388,14 +159,16 @@ def json_response(status: int, obj: dict, headers=None) -> JSONResponse:
     return JSONResponse(obj, status_code=status, headers=headers)
 
 
-def create_app(limits: Limits = None) -> Starlette:
-    service = Service(limits or Limits())
+def create_app(limits: Limits = None, games=GAMES) -> Starlette:
+    """The app of ``games`` (modules of endpoints, as solver/web/scoundrel.py) under ``limits``."""
+    service = Service(limits or Limits(), games)
+    endpoints = [ep for game in games for ep in game.ENDPOINTS]
 
     def handler(ep: Endpoint):
         async def endpoint(request: Request):
             try:
-                params = await _params(request, ep)
-                status, obj = await service.answer(ep, params)
+                params = await read_params(request, ep)
+                status, obj = await ep.handler(service, ep, params)
             except BadRequest as exc:
                 status, obj = 400, error(str(exc), 400)
             headers = {"Retry-After": "5"} if status == 503 else None
@@ -419,15 +192,15 @@ def create_app(limits: Limits = None) -> Starlette:
         return JSONResponse(load_schema())
 
     async def openapi_json(request: Request):
-        return JSONResponse(openapi(service.limits))
+        return JSONResponse(openapi(service.limits, endpoints))
 
     async def docs(request: Request):
-        return HTMLResponse(docs_page(openapi(service.limits)))
+        return HTMLResponse(docs_page(openapi(service.limits, endpoints)))
 
     async def health(request: Request):
         return JSONResponse({"ok": True, "solvers": {"solo": service.solo.pids(), "co-op": service.heavy.pids()}})
 
-    routes = [Route(ep.path, handler(ep), methods=["GET", "POST"]) for ep in ENDPOINTS]
+    routes = [Route(ep.path, handler(ep), methods=["GET", "POST"]) for ep in endpoints]
     routes += [Route("/", index), Route("/static/{name}", static), Route("/api/schema", schema),
                Route("/openapi.json", openapi_json), Route("/docs", docs), Route("/api/health", health)]
 
@@ -458,12 +231,16 @@ def create_app(limits: Limits = None) -> Starlette:
 
 
 # ------------------------------------------------------------------ OpenAPI
-def openapi(limits: Limits) -> dict:
+def openapi(limits: Limits, endpoints=None) -> dict:
+    """The OpenAPI 3.1 description of ``endpoints`` (default: every game's), the answers' schemas
+    being the shipped JSON schema's."""
     from scoundrel_solver import __version__, schema as load_schema
     shipped = load_schema()
     kinds = {STR: "string", INT: "integer", NUM: "number", BOOL: "boolean", JSON: "object"}
+    if endpoints is None:
+        endpoints = [ep for game in GAMES for ep in game.ENDPOINTS]
     paths = {}
-    for ep in ENDPOINTS:
+    for ep in endpoints:
         props = {k: {"type": kinds[v]} for k, v in ep.params.items()}
         query = [{"name": k, "in": "query", "required": k in ep.required,
                   "schema": {"type": "string" if v == JSON else kinds[v]}} for k, v in ep.params.items()]

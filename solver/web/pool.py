@@ -27,10 +27,10 @@ class Overtime(Exception):
 
 
 class _Process:
-    def __init__(self, ctx, memory_mb: int, nice: int):
+    def __init__(self, ctx, memory_mb: int, nice: int, warm_up: tuple):
         self.conn, child = ctx.Pipe()
         # not a daemon: an exact hint within --time runs its own pool of processes (solver/scoundrel/budget.py)
-        self.proc = ctx.Process(target=serve_forever, args=(child, memory_mb, nice), daemon=False)
+        self.proc = ctx.Process(target=serve_forever, args=(child, memory_mb, nice, warm_up), daemon=False)
         self.proc.start()
         child.close()
 
@@ -49,10 +49,12 @@ class SolverPool:
 
     ``nice`` lowers their CPU priority (and their helpers'): the co-op pool runs
     at a lower one, so on a busy machine the CPU goes to the quick solo hints
-    first and a long co-op search takes what is left."""
+    first and a long co-op search takes what is left.  ``warm_up``: jobs each
+    process runs when it starts (imports, helper processes), before any request."""
 
-    def __init__(self, name: str, size: int, queue: int, memory_mb: int, nice: int = 0):
+    def __init__(self, name: str, size: int, queue: int, memory_mb: int, nice: int = 0, warm_up: tuple = ()):
         self.name, self.size, self.queue, self.memory_mb, self.nice = name, size, queue, memory_mb, nice
+        self.warm_up = tuple(warm_up)
         self._ctx = multiprocessing.get_context("spawn")   # no fork of a running event loop
         self._idle = None
         self._all = []
@@ -66,7 +68,7 @@ class SolverPool:
             self._add()
 
     def _add(self) -> None:
-        p = _Process(self._ctx, self.memory_mb, self.nice)
+        p = _Process(self._ctx, self.memory_mb, self.nice, self.warm_up)
         self._all.append(p)
         self._idle.put_nowait(p)
 

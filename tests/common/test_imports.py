@@ -105,7 +105,7 @@ def _cycles(graph: dict) -> list:
 
 def test_the_graph_sees_imports_in_functions_and_cython():
     graph = _graph()
-    assert f"{PACKAGE}.scoundrel._core" in graph[f"{PACKAGE}.scoundrel.search"]      # inside load_core()
+    assert f"{PACKAGE}.scoundrel._core" in graph[f"{PACKAGE}.scoundrel.engine"]      # inside load_core()
     assert f"{PACKAGE}.scoundrel._table" in graph[f"{PACKAGE}.scoundrel._search"]     # a cimport
     assert f"{PACKAGE}.errors" in graph[f"{PACKAGE}.scoundrel.cards"]
 
@@ -136,3 +136,20 @@ def test_shared_modules_name_no_game():
     graph = _graph()
     offenders = {m: sorted(t for t in graph[m] if t.startswith(games)) for m in shared}
     assert {m: t for m, t in offenders.items() if t} == {}
+
+
+def test_the_old_module_paths_are_the_moved_modules():
+    """``scoundrel_solver.hints`` and the other names of before the layout still import, as the
+    very module of ``scoundrel_solver.scoundrel`` (a monkeypatch on one is seen by the other)."""
+    import importlib
+
+    import scoundrel_solver
+    for name in scoundrel_solver._MOVED:
+        old = importlib.import_module(f"{PACKAGE}.{name}")
+        assert old is importlib.import_module(f"{PACKAGE}.scoundrel.{name}")
+    from scoundrel_solver.daily import daily_challenge
+    from scoundrel_solver.scoundrel.daily import daily_challenge as same
+    assert daily_challenge is same
+    import pytest
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"{PACKAGE}.no_such_module")

@@ -748,7 +748,7 @@ def test_pure_env_selects_the_reference(monkeypatch):
 
 def _hide_core(monkeypatch):
     """Make ``from . import _core`` fail as it does when the extension was never built."""
-    monkeypatch.delattr(scoundrel_solver, "_core", raising=False)
+    monkeypatch.delattr(scoundrel_solver.scoundrel, "_core", raising=False)
     monkeypatch.setitem(sys.modules, "scoundrel_solver.scoundrel._core", None)
 
 
@@ -788,7 +788,7 @@ def test_missing_core_with_pure_env_uses_the_reference(monkeypatch):
 def test_stale_core_without_search_is_an_error(monkeypatch):
     import types
     monkeypatch.delenv("SCOUNDREL_PURE", raising=False)
-    monkeypatch.delattr(scoundrel_solver, "_core", raising=False)
+    monkeypatch.delattr(scoundrel_solver.scoundrel, "_core", raising=False)
     monkeypatch.setitem(sys.modules, "scoundrel_solver.scoundrel._core", types.ModuleType("scoundrel_solver.scoundrel._core"))
     with pytest.raises(CoreMissingError, match="stale"):
         solve(parse_cards("5D 3S"))

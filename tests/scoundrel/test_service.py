@@ -132,6 +132,13 @@ def test_openapi_and_docs(client):
     ("/api/hint?seed=42&mode=duo", ["hint", "--seed", "42", "--mode", "duo"]),
     ("/api/hint?room=3C QC 8D KC&health=25", ["hint", "--room", "3C QC 8D KC", "--health", "25"]),
     ("/api/daily?date=2026-13-01", ["daily", "--date", "2026-13-01"]),
+    ("/api/daily?date=2026-01-01&method=v9", ["daily", "--date", "2026-01-01", "--method", "v9"]),
+    ("/api/hint?seed=42&leader=3", ["hint", "--seed", "42", "--leader", "3"]),
+    ("/api/hint?seed=42&time=1&timeout=3", ["hint", "--seed", "42", "--time", "1", "--timeout", "3"]),
+    ("/api/solve?seed=42&max_nodes=abc", ["solve", "--seed", "42", "--max-nodes", "abc"]),
+    ("/api/explain?seed=42&move=4H&mode=duo", ["hint", "--seed", "42", "--mode", "duo", "--explain", "4H"]),
+    ("/api/explain?seed=42&moves=3H&move=9S", ["hint", "--seed", "42", "--moves", "3H", "--explain", "9S"]),
+    ("/api/game/new?seed=1&flee=x", ["replay", "--seed", "1", "--flee", "x"]),
 ])
 def test_bad_input_is_400_with_the_cli_message(client, path, argv):
     got = checked(client.get(path), 400)

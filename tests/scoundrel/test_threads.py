@@ -224,7 +224,8 @@ def test_cli_solve_runs_on_the_default_threads(always_threads, monkeypatch):
     import json
     from click.testing import CliRunner
     from scoundrel_solver.cli import main
-    monkeypatch.setattr(main, "default_threads", lambda: 3)
+    from scoundrel_solver.scoundrel import answers      # where solve's answer takes its default (the CLI's and the service's)
+    monkeypatch.setattr(answers, "default_threads", lambda: 3)
     r = CliRunner().invoke(main.cli, ["solve", "--seed", "4", "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["threads"] == 3
