@@ -295,6 +295,7 @@ from .play import play_command  # noqa: E402
 from .rate import rate_command  # noqa: E402
 from .serve import serve_command  # noqa: E402
 from .stats import stats_command  # noqa: E402
+from .imp import imp_group  # noqa: E402
 
 cli.add_command(daily_command)
 cli.add_command(generate_command)
@@ -303,6 +304,7 @@ cli.add_command(play_command)
 cli.add_command(rate_command)
 cli.add_command(serve_command)
 cli.add_command(stats_command)
+cli.add_command(imp_group)
 
 
 def main(argv=None) -> None:

@@ -1,0 +1,449 @@
+"""``scoundrel-solve imp play``: a round of the Bottle Imp in the terminal, against bots.
+
+The session reads one line at a time, from a person or from a pipe (each line read
+is then echoed after the prompt, so the output reads as a transcript): a card to
+play, the player's own part of a setup step, or a command (``moves``, ``look``,
+``undo``, ``help``, ``quit``).  A bad line is told in one line and the game goes on.
+"""
+from __future__ import annotations
+
+import shlex
+import sys
+from typing import Callable, Optional
+
+import click
+
+from scoundrel_solver.bottleimp import BasePass, Discard, IllegalMove, InputError, Pass, Play, Reveal, parse_card
+from scoundrel_solver.bottleimp.bots import BOTS, make_bot
+from scoundrel_solver.bottleimp.notation import format_line, line_of
+from scoundrel_solver.shuffle import check_seed
+
+from . import imp_text
+from .imp_options import imp_options, pretty_option
+from .imp_text import seat_name
+from .options import WholeNumber, usage_error
+
+EXIT_INTERRUPTED = 130
+
+PLAY_HELP = """Play a round of the Bottle Imp in the terminal against bots.
+
+You play A (who leads the first trick) or B (the dealer) in Lopaka and Glitzerhaus,
+or one seat of the base game; the other seats are bots (--bot), and Lopaka plays
+his rule.  At the end the round's scores and the margin A - B are printed with the
+line you played, ready for 'scoundrel-solve imp replay'.
+
+\b
+At the prompt:
+  24               play the card 24 (24b with its suit letter works too)
+  pass 7           Lopaka: the card you pass (or just 7)
+  s1 5/7  s2 5/7   Glitzerhaus: discard 5, pass 7 from that stack (or just 5/7)
+  open 2           Glitzerhaus: the stack you lay open (or just 2)
+  pass 3/8/12      base game: to the left / to the right / into the devil's trick
+  moves            the line so far
+  look             the position again (also an empty line)
+  undo [N]         take back your last move (or N moves) and what followed
+  help             this list
+  quit             leave (also Ctrl-D)
+
+\b
+Bots: random (any legal card), lopaka-rule (the dummy's rule as a player),
+greedy (takes a trick it can win without buying the bottle, else sheds its
+highest card that loses; docs/bottleimp.md).
+
+\b
+Examples:
+  scoundrel-solve imp play --variant lopaka --seed 42
+  scoundrel-solve imp play --variant glitzerhaus --seed 7 --as B --bot random
+  scoundrel-solve imp play --variant base --players 4 --seed 3 --as 2
+  printf 'pass 1\\nlook\\nquit\\n' | scoundrel-solve imp play --seed 42     (from a pipe)
+"""
+
+IN_GAME_HELP = """\
+Play a card: its number (24) or with its suit letter (24b).  Setup: Lopaka 'pass 7';
+Glitzerhaus 's1 5/7' (discard 5, pass 7), 's2 5/7', 'open 1' or 'open 2'; base game
+'pass L/R/D' (left, right, devil's trick).  Commands: moves, look, undo [N], help, quit."""
+
+
+class Session:
+    """One round: the states passed and the actions taken; ``mine`` marks the indexes of
+    the actions that were the human's decisions (undo goes back to one of them)."""
+
+    def __init__(self, d, human: int, bot: str, bot_seed: int, echo: Callable[[str], None], pretty: bool = False):
+        self.deal = d
+        self.rules = d.rules
+        self.human = human
+        self.bot_name = bot
+        self.bot_seed = bot_seed
+        self.bots = {i: make_bot(bot, bot_seed + i) for i in range(len(self.rules.seats)) if i != human}
+        self.echo = echo
+        self.pretty = pretty
+        self.states = [d.start()]
+        self.actions = []
+        self.mine = []
+        self.undos = 0
+
+    @property
+    def state(self):
+        return self.states[-1]
+
+    @property
+    def me(self) -> str:
+        return self.rules.seats[self.human]
+
+    def prompt(self) -> str:
+        return f"{self.me}> "
+
+    def card(self, n: int) -> str:
+        return self.rules.table.pretty(n) if self.pretty else str(n)
+
+    def cards(self, numbers) -> str:
+        return imp_text.cards(numbers, self.rules.table, self.pretty)
+
+    # ------------------------------------------------------------- views
+    def start(self) -> None:
+        self.echo(imp_text.title(self.deal))
+        others = ", ".join(f"{seat_name(self.rules, s)} {self.bot_name}" for i, s in enumerate(self.rules.seats)
+                           if i != self.human and not (self.rules.variant == "lopaka" and s == "L"))
+        dummy = "; Lopaka plays his rule" if self.rules.variant == "lopaka" else ""
+        self.echo(f"You are {seat_name(self.rules, self.me)}; bots: {others}{dummy}.  Type help for the commands.")
+        self.echo("")
+        self.advance()
+        if not self.state.finished:
+            self.look()
+
+    def hidden_seats(self) -> set:
+        state = self.state
+        hide = {s for i, s in enumerate(self.rules.seats) if i != self.human}
+        if self.rules.variant == "lopaka" and not state.in_setup:
+            hide.discard("L")          # laid open after the exchange
+        return hide
+
+    def look(self) -> None:
+        state = self.state
+        lines = imp_text.position_lines(state, self.pretty, hide=self.hidden_seats())
+        if self.rules.variant == "glitzerhaus" and state.in_setup and state.step == 0:
+            # the first stack is chosen before the second is looked at (IMP-RULES §4.5)
+            mine = f"  {self.me}: stack 1:"
+            lines = [t if not t.startswith(mine) else t.split("; stack 2:")[0] + "; stack 2: face down" for t in lines]
+        for text in lines:
+            self.echo(text)
+        self.echo("  " + self.task())
+
+    def task(self) -> str:
+        state = self.state
+        if state.in_setup:
+            if self.rules.variant == "lopaka":
+                return "Your move: pass one card to your opponent (pass X)."
+            if self.rules.variant == "glitzerhaus":
+                if state.step == 2:
+                    return "Your move: choose the stack you lay open (open 1 or open 2)."
+                return (f"Your move: from stack {state.step + 1} discard one card and pass one "
+                        f"(s{state.step + 1} D/P).")
+            return "Your move: pass a card left, one right, and lay one in the devil's trick (pass L/R/D)."
+        legal = state.legal_cards()
+        return f"Your move: play one of {self.cards(legal)}."
+
+    def line_text(self, pretty: bool = False) -> str:
+        return format_line(line_of(self.states[0], self.actions), self.rules.table, pretty)
+
+    # ------------------------------------------------------------ moving
+    def human_to_move(self) -> bool:
+        state = self.state
+        if state.finished:
+            return False
+        if state.in_setup:
+            return bool(state.setup_options(self.human))
+        return state.turn == self.human
+
+    def push(self, action) -> None:
+        before = self.state
+        after = before.apply(action)
+        self.states.append(after)
+        self.actions.append(action)
+        if not isinstance(action, Play):
+            self.echo("  setup: " + self.setup_seen(action))
+        elif not after.trick:
+            self.echo("  " + imp_text.trick_text(before, after, action.card, self.pretty))
+
+    def setup_seen(self, action) -> str:
+        """A setup step as the human sees it: what they chose, what they were passed, and
+        nothing of what the others laid face down or passed to each other."""
+        c = self.card
+        if isinstance(action, Pass):
+            mine, theirs = (action.a, action.b) if self.me == "A" else (action.b, action.a)
+            return f"you pass {c(mine)}; you receive {c(theirs)}"
+        if isinstance(action, Discard):
+            if self.me == "A":
+                down, given, got = action.a_devil, action.a_pass, action.b_pass
+            else:
+                down, given, got = action.b_devil, action.b_pass, action.a_pass
+            return (f"stack {action.stack}: you lay {c(down)} face down and pass {c(given)}; "
+                    f"you receive {c(got)}; your opponent laid a card face down")
+        if isinstance(action, Reveal):
+            return imp_text.setup_text(self.rules, action, self.rules.table, self.pretty)
+        n = len(self.rules.seats)
+        left, right, down = action.choices[self.human]
+        from_right = action.choices[(self.human - 1) % n][0]
+        from_left = action.choices[(self.human + 1) % n][1]
+        return (f"you pass {c(left)} left and {c(right)} right and lay {c(down)} face down; you receive "
+                f"{c(from_right)} from seat {(self.human - 1) % n + 1} and {c(from_left)} from seat "
+                f"{(self.human + 1) % n + 1}")
+
+    def seen_line(self) -> str:
+        """The line so far with what the human cannot know written as ``?``."""
+        start = self.states[0]
+        segments = line_of(start, self.actions)
+        table, pretty = self.rules.table, self.pretty
+        out = []
+        for segment in segments:
+            action = segment[0]
+            if isinstance(action, Discard):
+                a = (action.a_devil, action.a_pass)
+                b = (action.b_devil, action.b_pass)
+                if self.me == "A":
+                    b = ("?", b[1])
+                else:
+                    a = ("?", a[1])
+                shown = [str(x) if x == "?" or not pretty else table.pretty(x) for x in a + b]
+                out.append(f"s{action.stack} {shown[0]}/{shown[1]} {shown[2]}/{shown[3]}")
+            elif isinstance(action, BasePass):
+                n = len(self.rules.seats)
+                parts = []
+                for i, (l, r, d) in enumerate(action.choices):
+                    known = [l if i == self.human or (i + 1) % n == self.human else "?",
+                             r if i == self.human or (i - 1) % n == self.human else "?",
+                             d if i == self.human else "?"]
+                    parts.append("/".join(str(x) if x == "?" or not pretty else table.pretty(x) for x in known))
+                out.append("pass " + " ".join(parts))
+            else:
+                out.append(format_line([segment], table, pretty))
+        return " | ".join(out)
+
+    def advance(self) -> None:
+        """Bots (and Lopaka) play until it is the human's turn or the round is over."""
+        while not self.state.finished and not self.human_to_move():
+            state = self.state
+            if state.in_setup:     # cannot happen: every setup step has the human's part
+                raise RuntimeError("a setup step without the human's part")
+            if state.lopaka_to_play:
+                card = state.legal_cards()[0]
+            else:
+                card = self.bots[state.turn].choose_card(state)
+            if len(state.trick) + 1 < self.rules.trick_size:     # a completed trick is told whole by push
+                self.echo(f"  {seat_name(self.rules, state.turn_name)} plays {self.card(card)}")
+            self.push(Play(card))
+
+    def my_setup_choice(self, text: str):
+        """The human's own part of the setup step, from their words."""
+        state = self.state
+        words = text.replace(",", " ").split()
+        table = self.rules.table
+        variant = self.rules.variant
+        keyword = {"lopaka": "pass", "base": "pass"}.get(variant) or (
+            "open" if state.step == 2 else f"s{state.step + 1}")
+        if words and words[0].lower() in ("pass", "s1", "s2", "open"):
+            if words[0].lower() != keyword:
+                raise IllegalMove(f"'{words[0]}' is not the step due: {self.task()[len('Your move: '):]}")
+            words = words[1:]
+        if variant == "glitzerhaus" and state.step == 2:
+            if len(words) != 1 or words[0] not in ("1", "2"):
+                raise IllegalMove("write open 1 or open 2")
+            return int(words[0])
+        if variant == "lopaka":
+            if len(words) != 1:
+                raise IllegalMove("write pass X: the one card you pass")
+            choice = parse_card(words[0], table)
+            holding = state.hands[self.human]
+        else:
+            parts = words[0].split("/") if len(words) == 1 else words
+            size = 2 if variant == "glitzerhaus" else 3
+            form = "D/P (discard, pass)" if size == 2 else "L/R/D (left, right, devil's trick)"
+            if len(parts) != size:
+                raise IllegalMove(f"write {keyword} {form}")
+            choice = tuple(parse_card(p, table) for p in parts)
+            if len(set(choice)) != size:
+                raise IllegalMove(f"{form.split(' ')[0]} must be {size} different cards")
+            holding = state.hands[self.human * 2 + state.step] if variant == "glitzerhaus" else state.hands[self.human]
+        missing = [c for c in ((choice,) if isinstance(choice, int) else choice) if c not in holding]
+        if missing:
+            raise IllegalMove(f"{missing[0]} is not in your {'stack' if variant == 'glitzerhaus' else 'hand'} "
+                              f"({self.cards(holding)})")
+        return choice
+
+    def play(self, text: str) -> None:
+        state = self.state
+        try:
+            if state.in_setup:
+                mine = self.my_setup_choice(text)
+                choices = {i: bot.choose_setup(state, i) for i, bot in self.bots.items() if state.setup_options(i)}
+                choices[self.human] = mine
+                action = state.joint_action(choices)
+            else:
+                words = text.split()
+                if words and words[0].lower() in ("pass", "s1", "s2", "open"):
+                    raise IllegalMove("the setup is over: play a card")
+                if len(words) != 1:
+                    raise IllegalMove("play one card at a time: its number, e.g. 24")
+                action = Play(parse_card(words[0], self.rules.table))
+            state.check(action)
+        except IllegalMove as exc:
+            self.echo(f"illegal: {exc}")
+            return
+        except InputError as exc:
+            self.echo(f"{exc} (type help for the notation and the commands)")
+            return
+        self.mine.append(len(self.actions))
+        self.push(action)
+        self.advance()
+        if not self.state.finished:
+            self.echo("  " + self.status())
+
+    def status(self) -> str:
+        state = self.state
+        if state.in_setup:
+            return self.task()
+        where = ""
+        if self.rules.variant == "glitzerhaus":
+            where = " (open stack)" if len(state.trick) < 2 else " (hand)"
+        table = f"{self.cards(state.trick)} on the table" if state.trick else "you lead"
+        holder = "nobody" if state.holder is None else seat_name(self.rules, state.seats[state.holder])
+        return (f"Trick {state.tricks_done + 1}{where}: {table}; price {state.price} ({holder}). "
+                f"Play one of {self.cards(state.legal_cards())}.")
+
+    def undo(self, args) -> None:
+        if len(args) > 1 or (args and not (args[0].isascii() and args[0].isdigit())) or (args and int(args[0]) < 1):
+            self.echo("bad command: write undo, or undo N to take back your last N moves")
+            return
+        if not self.mine:
+            self.echo("nothing to undo: you have not moved yet")
+            return
+        n = min(int(args[0]) if args else 1, len(self.mine))
+        at = self.mine[-n]
+        undone = self.actions[at:]
+        del self.mine[-n:]
+        del self.actions[at:]
+        del self.states[at + 1:]
+        self.undos += 1
+        self.echo(f"undone: {len(undone)} action{'s' if len(undone) != 1 else ''} (your last "
+                  f"{'move' if n == 1 else f'{n} moves'} and what followed)")
+        self.echo("")
+        self.look()
+
+    def handle(self, text: str) -> None:
+        words = text.split()
+        word = words[0].lower() if words else ""
+        if word in ("", "look", "l"):
+            self.look()
+        elif word in ("help", "?"):
+            self.echo(IN_GAME_HELP)
+        elif word in ("moves", "line"):
+            seen = self.seen_line()
+            note = "  (? = cards you have not seen)" if "?" in seen else ""
+            self.echo("Line so far: " + (seen or "(no moves)") + note)
+        elif word in ("undo", "u"):
+            self.undo(words[1:])
+        else:
+            self.play(text)
+
+    # ------------------------------------------------------------- ends
+    def replay_command(self) -> str:
+        args = ["--variant", self.rules.variant]
+        if self.rules.variant == "base":
+            args += ["--players", str(self.rules.players)]
+        if self.rules.cards != "classic":
+            args += ["--cards", self.rules.cards]
+        args += self.deal.args()
+        return "scoundrel-solve imp replay " + " ".join(shlex.quote(a) for a in args) + \
+            f" --line {shlex.quote(self.line_text())} --steps"
+
+    def finish(self) -> None:
+        state = self.state
+        self.echo("")
+        for text in imp_text.position_lines(state, self.pretty):
+            self.echo(text)
+        scores = state.scores()
+        mine = scores[self.me]
+        if self.rules.two_player:
+            margin = state.value() * (1 if self.me == "A" else -1)
+            verdict = "won" if margin > 0 else "lost" if margin < 0 else "drew"
+            self.echo(f"You ({self.me}) {verdict}: {imp_text.num(mine)} points, "
+                      f"margin {imp_text.signed(margin)} for you.")
+        else:
+            best = max(scores.values())
+            place = 1 + sum(1 for v in scores.values() if v > mine)
+            self.echo(f"You (seat {self.me}) scored {imp_text.num(mine)}: place {place} of {len(scores)}"
+                      + (" (top score)" if mine == best else "") + ".")
+        self.echo(f"Your line: {self.line_text()}")
+        self.echo(f"Replay it: {self.replay_command()}")
+        self.echo(f"Undos: {self.undos}." if self.undos else "No undos.")
+
+    def leave(self, why: str) -> None:
+        self.echo(f"{why}: you leave the round at trick {self.state.tricks_done + 1}.")
+        self.echo("Line so far: " + (self.seen_line() or "(no moves)"))
+
+
+class Terminal:
+    """Lines in: ``input()`` at a terminal; plain reads from a pipe, echoed after the prompt."""
+
+    def __init__(self):
+        self.interactive = sys.stdin.isatty()
+
+    def read(self, prompt: str) -> Optional[str]:
+        if self.interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                click.echo()
+                return None
+        click.echo(prompt, nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            click.echo()
+            return None
+        line = line.rstrip("\r\n")
+        click.echo(line)
+        return line
+
+
+
+
+@click.command("play", help=PLAY_HELP)
+@imp_options
+@click.option("--as", "seat", default=None, metavar="SEAT",
+              help="Your seat: A or B in the variants [default: A], 1-4 in the base game [default: 1].")
+@click.option("--bot", type=click.Choice(list(BOTS)), default="lopaka-rule", show_default=True,
+              help="The bots' way of playing (lopaka-rule is the strongest of the three).")
+@click.option("--bot-seed", type=WholeNumber(0, 2 ** 32 - 1), default=0, show_default=True, metavar="N",
+              help="Seed of the random bot (the same seed, the same game).")
+@pretty_option
+def play_command(game, seat, bot, bot_seed, pretty):
+    chosen = game.game()
+    rules = chosen.rules
+    seats = rules.seats
+    if seat is None:
+        seat = seats[0]
+    seat = seat.strip().upper()
+    if rules.variant == "lopaka" and seat == "L":
+        raise usage_error("--as: Lopaka is the dummy, who plays his rule; play A or B")
+    if seat not in seats:
+        choices = "A or B" if rules.two_player else f"1 to {len(seats)}"
+        raise usage_error(f"--as: bad seat {seat[:20]!r}: choose {choices}")
+    check_seed(bot_seed, "--bot-seed")
+    session = Session(chosen, seats.index(seat), bot, bot_seed, click.echo, pretty)
+    terminal = Terminal()
+    session.start()
+    try:
+        while not session.state.finished:
+            line = terminal.read(session.prompt())
+            if line is None:
+                session.leave("End of input")
+                return
+            if line.strip().lower() in ("quit", "q", "exit"):
+                session.leave("Quit")
+                return
+            session.handle(line)
+    except KeyboardInterrupt:
+        click.echo()
+        session.leave("Interrupted")
+        sys.exit(EXIT_INTERRUPTED)
+    session.finish()

@@ -1,0 +1,25 @@
+"""The Bottle Imp's library keeps to its folder: it imports only the generic root modules
+(shuffle, errors, jsonform), never a Scoundrel module and never the command line."""
+import ast
+from pathlib import Path
+
+import scoundrel_solver.bottleimp as package
+
+ALLOWED_ROOT = {"shuffle", "errors", "jsonform"}
+
+
+def test_imports_stay_inside_the_game_folder():
+    folder = Path(package.__file__).parent
+    files = sorted(folder.glob("*.py"))
+    assert {f.stem for f in files} >= {"cards", "rules", "state", "deal", "notation", "position", "reference",
+                                       "bots", "answers"}
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 2:
+                    assert node.module in ALLOWED_ROOT, (path.name, node.module)
+                assert node.level in (0, 1, 2), (path.name, node.level)
+                if node.level == 0:
+                    assert not (node.module or "").startswith("scoundrel_solver"), (path.name, node.module)
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("scoundrel_solver") for a in node.names), path.name
