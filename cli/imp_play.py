@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from typing import Callable, Optional
+from typing import Callable
 
 import click
 
@@ -22,6 +22,7 @@ from . import imp_text
 from .imp_options import imp_options, pretty_option
 from .imp_text import seat_name
 from .options import WholeNumber, usage_error
+from .terminal import Terminal
 
 EXIT_INTERRUPTED = 130
 
@@ -380,31 +381,6 @@ class Session:
     def leave(self, why: str) -> None:
         self.echo(f"{why}: you leave the round at trick {self.state.tricks_done + 1}.")
         self.echo("Line so far: " + (self.seen_line() or "(no moves)"))
-
-
-class Terminal:
-    """Lines in: ``input()`` at a terminal; plain reads from a pipe, echoed after the prompt."""
-
-    def __init__(self):
-        self.interactive = sys.stdin.isatty()
-
-    def read(self, prompt: str) -> Optional[str]:
-        if self.interactive:
-            try:
-                return input(prompt)
-            except EOFError:
-                click.echo()
-                return None
-        click.echo(prompt, nl=False)
-        line = sys.stdin.readline()
-        if not line:
-            click.echo()
-            return None
-        line = line.rstrip("\r\n")
-        click.echo(line)
-        return line
-
-
 
 
 @click.command("play", help=PLAY_HELP)

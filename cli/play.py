@@ -20,6 +20,7 @@ from scoundrel_solver.scoundrel.hints import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, 
 from scoundrel_solver.progress import ProgressLine
 
 from . import render
+from .terminal import Terminal
 from .hint import exact_hint_within, explain_exact_within, explain_table_hint
 from scoundrel_solver.scoundrel.answers import hint_budget, table_budget
 from scoundrel_solver.scoundrel.game import Game, GameChoice
@@ -409,37 +410,6 @@ class Session:
 
 
 # --------------------------------------------------------------- terminal
-
-class Terminal:
-    """Lines in, text out: ``input()`` with line editing at a terminal, plain
-    reads from a pipe (the line is echoed after the prompt, so the output
-    reads as a transcript)."""
-
-    def __init__(self):
-        self.interactive = sys.stdin.isatty()
-        if self.interactive:
-            try:
-                import readline  # noqa: F401  (arrow keys and history for input())
-            except ImportError:  # pragma: no cover - e.g. Windows
-                pass
-
-    def read(self, prompt: str) -> Optional[str]:
-        """One line without its newline, or None at the end of input."""
-        if self.interactive:
-            try:
-                return input(prompt)
-            except EOFError:
-                click.echo()
-                return None
-        click.echo(prompt, nl=False)
-        line = sys.stdin.readline()
-        if not line:
-            click.echo()
-            return None
-        line = line.rstrip("\r\n")
-        click.echo(line)
-        return line
-
 
 def _daily_game(game: GameChoice, date: Optional[datetime.date], progress=None):
     try:

@@ -49,19 +49,4 @@ def require_slow(request) -> None:
         pytest.skip("slow: run with `pytest -m slow` or SCOUNDREL_SLOW=1")
 
 
-def runner():
-    """click's test runner keeping stderr apart from stdout on every click version (as
-    tests/clitools.py; kept here so that this folder stands on its own)."""
-    from click.testing import CliRunner
-    try:      # click < 8.2 mixes stderr into output unless told not to
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
-
-
-def invoke(args, code=0, input=None):
-    """Run ``scoundrel-solve ARGS`` in-process; assert its exit status is ``code``."""
-    from scoundrel_solver.cli.main import cli
-    result = runner().invoke(cli, [str(a) for a in args], input=input)
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
-    return result
+from clitools import invoke, runner  # noqa: E402,F401  (tests/clitools.py: one runner for every game)
