@@ -2,13 +2,18 @@
 driven by Selenium plays deal 42 from start to finish through the page, with the mouse and
 the keyboard, asks a hint and a "why not", undoes a move, and checks the final score and the
 proven optimum the page shows against solve(); then a co-op deal the same way, giving cards
-to the partner with a fight mode ("4Cw>") by both the mouse and the keyboard.
+to the partner with a fight mode ("4Cw>") by both the mouse and the keyboard.  The page opens
+on a game without anything pressed (today's daily, its 64-bit deal number kept exactly, or a
+numbered deal said so), shows the deal in its address, and at phone width (390 px) keeps the
+room's four cards in one row with no label over a card (screenshots go to $TMPDIR).
 
 Outside CI a machine without Chromium skips it; under CI (CI=true, as .ci/run runs) a missing
 browser is a failure, never a silent skip: .ci/run installs it.
 """
+import json
 import os
 import shutil
+import urllib.request
 
 import pytest
 
@@ -226,3 +231,76 @@ def test_play_a_coop_deal_to_the_end(server, browser):
     optimum = browser.find_element(By.ID, "optimum")
     assert int(optimum.get_attribute("data-score")) == best.score and optimum.get_attribute("data-exact") == "true"
     assert "You won" in browser.find_element(By.ID, "verdict").text
+
+
+def room_shown(driver) -> list:
+    return [c.get_attribute("data-card") for c in driver.find_elements(By.CSS_SELECTOR, "#room .card")]
+
+
+def shot(driver, name: str) -> None:
+    driver.save_screenshot(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"scoundrel-{name}.png"))
+
+
+def test_the_page_opens_on_a_game(server, browser):
+    """Nothing pressed: today's daily (or, if it does not come within the page's wait, a
+    numbered deal, said so), with its room of cards, and the game in the address."""
+    browser.get(server.url + "/")
+    wait(browser, 60).until(lambda d: len(room_shown(d)) == 4)
+    idle(browser)
+    no_error(browser)
+    status = browser.find_element(By.ID, "status").text
+    title = browser.find_element(By.ID, "title").text
+    seed = int(title.split()[1])
+    if "instead" in status:         # the daily was slow: a numbered deal, told on the page
+        assert f"deal {seed} instead" in status
+        assert f"seed={seed}" in browser.current_url
+    else:
+        assert status.startswith(f"Daily challenge: deal {seed}")
+        with urllib.request.urlopen(server.url + "/api/daily?mode=solo", timeout=30) as r:
+            assert json.load(r)["seed"] == seed
+        assert "daily=" in browser.current_url
+    # the deal number kept exactly (a daily's is past 2^53): a move plays on the same deal
+    rules = Rules()
+    start = State.new(deal(seed, rules), rules)
+    assert room_shown(browser) == [str(c) for c in deal(seed, rules)[:4]]
+    card = room_shown(browser)[0]
+    play(browser, card, by_key=False, expect=format_line(resolved_line(start, parse_line(card))))
+    assert browser.find_element(By.ID, "title").text.startswith(f"Deal {seed} ·")
+    shot(browser, "open-desktop")
+
+
+def test_the_deal_in_the_address_is_the_one_shown(server, browser):
+    rules = Rules(mode="coop")
+    browser.get(server.url + "/?seed=7&mode=coop")
+    first = [str(c) for c in deal(7, rules)[:4]]
+    wait(browser).until(lambda d: room_shown(d) == first)
+    assert browser.find_element(By.ID, "title").text.startswith("Deal 7 · co-op")
+    assert browser.find_element(By.ID, "mode").get_attribute("value") == "coop"
+    browser.get(server.url + "/?seed=42")
+    wait(browser).until(lambda d: room_shown(d) == ["4H", "3H", "5C", "5D"])
+    assert browser.find_element(By.ID, "title").text.startswith("Deal 42 · solo")
+
+
+def test_at_phone_width_the_room_is_one_row(server, browser):
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        for url in ("/?seed=42", "/?seed=7&mode=coop"):
+            browser.get(server.url + url)
+            wait(browser).until(lambda d: len(room_shown(d)) == 4)
+            idle(browser)
+            assert browser.execute_script("return window.innerWidth") == 390
+            cards = [c.rect for c in browser.find_elements(By.CSS_SELECTOR, "#room .card")]
+            labels = [r.rect for r in browser.find_elements(By.CSS_SELECTOR, "#room .card .role")]
+            assert len({round(c["y"]) for c in cards}) == 1, cards          # one row
+            assert all(c["x"] >= 0 and c["x"] + c["width"] <= 390 for c in cards), cards
+            assert len(labels) == 4
+
+            def overlap(a, b):
+                return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and
+                        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+            assert not [(l, c) for l in labels for c in cards if overlap(l, c)]
+            assert not [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:] if overlap(a, b)]
+            shot(browser, "phone" + ("-coop" if "coop" in url else ""))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

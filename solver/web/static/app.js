@@ -13,17 +13,32 @@ let optimal = null;     // {rooms: [...], k: room shown} at the end
 let busy = false;
 
 // ------------------------------------------------------------------ talking to the service
-async function api(path, body) {
-  const r = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  let obj;
+// A daily's deal number is a 64-bit integer, past what a JavaScript number holds exactly
+// (2^53): such an integer is read as its string, so the deal sent back is the deal dealt.
+function parseJSON(text) {
+  return JSON.parse(text.replace(/("[A-Za-z_]\w*"\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g,
+    (all, key, n) => (Number.isSafeInteger(Number(n)) ? all : `${key}"${n}"`)));
+}
+
+// opts.timeout (ms): give up waiting then (the request is dropped; the server may go on)
+async function api(path, body, opts = {}) {
+  const ctl = opts.timeout ? new AbortController() : null;
+  const timer = ctl ? setTimeout(() => ctl.abort(), opts.timeout) : null;
+  let r, obj;
   try {
-    obj = await r.json();
+    r = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      signal: ctl ? ctl.signal : undefined,
+    });
+    obj = parseJSON(await r.text());
   } catch (e) {
+    if (ctl && ctl.signal.aborted) throw new Error(`${path}: no answer within ${opts.timeout / 1000} s`);
+    if (!r) throw e;
     throw new Error(`${path}: the server answered ${r.status} without JSON`);
+  } finally {
+    clearTimeout(timer);
   }
   if (obj.type === "error") throw new Error(obj.error);
   return obj;
@@ -159,16 +174,53 @@ function dealParams(obj) {
   return p;
 }
 
+// the game in the address, so that a reload or a shared link opens the same deal:
+// ?seed=42&mode=coop, ?deck=…, or ?daily=2026-12-04 (a date, not "today": it stays that deal)
+function setAddress(body, obj) {
+  const q = new URLSearchParams();
+  if (body.date) q.set("daily", body.date === "today" ? new Date().toISOString().slice(0, 10) : body.date);
+  else if (obj.seed !== null) q.set("seed", String(obj.seed));
+  else q.set("deck", obj.deck.join(" "));
+  q.set("mode", obj.rules.mode);
+  history.replaceState(null, "", "?" + q.toString());
+}
+
+// start a game (the caller guards): the deal or the daily of body.date
+async function startGame(body, opts = {}) {
+  say(body.date ? "Fetching the daily challenge…" : "Dealing…");
+  const obj = await api("/api/game/new", body, opts);
+  game = { params: dealParams(obj), obj };
+  optimal = null;
+  clearHints();
+  setMode("");
+  render();
+  setAddress(body, obj);
+  if (obj.seed !== null) $("#seed").value = String(obj.seed);   // "New game" deals it again
+  say(body.date ? `Daily challenge: deal ${obj.seed}. Take three cards of each room, or avoid it.`
+    : `Deal ${obj.seed}: take three cards of each room, or avoid it.`);
+}
+
 async function newGame(body) {
+  await guarded("new", () => startGame(body));
+}
+
+// The page opens on a game: the daily of a date, if it comes quickly (a solo daily is a
+// second's work, a co-op daily not yet made can take minutes), else a numbered deal, said so.
+const DAILY_WAIT = 6000;
+async function openNumbered(mode, why) {
+  const seed = String(Math.floor(Math.random() * 100000));
+  $("#seed").value = seed;
+  await startGame({ seed, mode });
+  say(`${why}, so here is deal ${seed} instead; "Today's daily" asks for it.`, "note");
+}
+
+async function openDaily(date, mode) {
   await guarded("new", async () => {
-    say("Dealing…");
-    const obj = await api("/api/game/new", body);
-    game = { params: dealParams(obj), obj };
-    optimal = null;
-    clearHints();
-    setMode("");
-    render();
-    say(body.date ? `Daily challenge: deal ${obj.seed}` : `Deal ${obj.seed}: take three cards of each room, or avoid it.`);
+    try {
+      await startGame({ date, mode }, { timeout: DAILY_WAIT });
+    } catch (e) {
+      await openNumbered(mode, `The daily challenge could not be had just now (${e.message})`);
+    }
   });
 }
 
@@ -413,11 +465,19 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
 });
 
-// ?seed=42&mode=coop or ?daily=today starts a game at once (links, and the browser test)
+// The page opens on a game: the one in the address (?seed=42&mode=coop, ?deck=…,
+// ?daily=2026-12-04 or ?daily=today), else today's daily (or a numbered deal if it is slow).
 (() => {
   const q = new URLSearchParams(location.search);
-  if (q.get("mode")) $("#mode").value = q.get("mode");
-  if (q.get("seed")) $("#seed").value = q.get("seed");
-  if (q.get("daily")) newGame({ date: q.get("daily"), mode: $("#mode").value });
-  else if (q.get("seed")) newGame({ seed: q.get("seed"), mode: $("#mode").value });
+  if (q.get("mode") === "solo" || q.get("mode") === "coop") $("#mode").value = q.get("mode");
+  const mode = $("#mode").value;
+  if (q.get("seed")) {
+    $("#seed").value = q.get("seed");
+    newGame({ seed: q.get("seed"), mode });
+  } else if (q.get("deck")) newGame({ deck: q.get("deck"), mode });
+  else if (q.get("daily")) openDaily(q.get("daily"), mode);
+  // a co-op daily not yet made is minutes of the co-op workers' time: only when asked for
+  else if (mode === "coop") {
+    guarded("new", () => openNumbered(mode, "Today's co-op daily can take minutes to prepare"));
+  } else openDaily("today", mode);
 })();
