@@ -293,7 +293,9 @@ def hint_lines(hint, pretty: bool = False) -> list:
         elif ties == "actions_order":
             out.append("Equal scores " + ("keep the order of the actions (co-op: the fewest rooms are not searched for)."
                                           if hint.state.rules.coop else
-                                          "whose fewest rooms were not all proven keep the order of the actions."))
+                                          "whose fewest rooms were not all proven keep the order of the actions"
+                                          + (f" (not in the {budgeted:g} s budget; --time 0 searches further)."
+                                             if budgeted else ".")))
     else:
         out.extend(_table_hint_lines(hint, pretty))
     out.append("")
