@@ -451,6 +451,7 @@ def test_the_tie_order_is_the_same_under_a_perturbed_core(knobs):
     assert _summary(other) == _summary(plain)
     assert _summary(other42) == _summary(plain42)
     assert plain42.ties == "fewest_rooms"
+    assert other42.nodes != plain42.nodes       # the perturbation did change the searches
 
 
 def test_coop_ties_keep_the_legal_order():
