@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -278,16 +278,38 @@ def _line_rooms(state: State, child: State, *, engine=None, max_nodes=None, time
     The count is a fact of the position, the same whatever the search's effort; only whether it
     is proven depends on the limits.  The table is the fixed one of :mod:`.lines`, on one thread,
     so that without a timeout even that does not depend on the caller's --tt-mb or threads."""
-    from .lines import CHECK_TT_MB
+    from .lines import CHECK_TT_MB, position_key as line_key
     from .search import solve
     if child.finished:
         return 1, 0
-    res = solve(state=child, tt_mb=CHECK_TT_MB, max_nodes=max_nodes, timeout=timeout, engine=engine,
-                shortest=True, threads=1)
-    nodes = res.nodes + (res.line_nodes or 0)
-    if not (res.exact and res.shortest and res.line):
-        return None, nodes
-    return len(res.line) + (0 if child.rooms_done == state.rooms_done else 1), nodes
+    key = (child.rules, line_key(child))
+    rooms = _ROOMS.get(key)
+    if rooms is not None:             # proven before (a fact, whatever the limits): no search
+        try:
+            _ROOMS.move_to_end(key)
+        except KeyError:              # another thread dropped it meanwhile
+            pass
+        nodes = 0
+    else:
+        res = solve(state=child, tt_mb=CHECK_TT_MB, max_nodes=max_nodes, timeout=timeout, engine=engine,
+                    shortest=True, threads=1)
+        nodes = res.nodes + (res.line_nodes or 0)
+        if not (res.exact and res.shortest and res.line):
+            return None, nodes
+        rooms = len(res.line)
+        _ROOMS[key] = rooms
+        while len(_ROOMS) > ROOMS_CACHE:
+            try:
+                _ROOMS.popitem(last=False)
+            except KeyError:
+                break
+    return rooms + (0 if child.rooms_done == state.rooms_done else 1), nodes
+
+
+# Proven fewest rooms from a position (no rooms counted before it), kept for a session's later
+# hints (`play` asks again after an undo, the service for each move): least recently used out.
+ROOMS_CACHE = 4096
+_ROOMS: "OrderedDict" = OrderedDict()
 
 
 def _order_ties(state: State, order: list, values: list, children: list, *, engine=None, max_nodes=None,

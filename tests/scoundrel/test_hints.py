@@ -385,6 +385,14 @@ def _summary(hint):
     return [(str(a.action), a.score, a.line_rooms) for a in hint.actions], hint.ties
 
 
+def test_proven_rooms_are_kept_for_later_hints():
+    from scoundrel_solver.scoundrel import hints
+    hints._ROOMS.clear()
+    first = exact_hint(_tie_state(), cache=SolveCache(100))
+    again = exact_hint(_tie_state(), cache=SolveCache(100))
+    assert _summary(again) == _summary(first) and again.nodes < first.nodes
+
+
 def test_a_tie_ranks_the_line_of_fewest_rooms_first():
     state = _tie_state()
     assert state.legal_actions()[0] == AVOID          # the old tie order put the avoid first
@@ -433,6 +441,8 @@ def test_ties_are_ordered_by_rooms_then_the_legal_order_and_nothing_else_moves(s
     tied = [a for a in hint.actions if sum(b.score == a.score for b in hint.actions) > 1]
     assert hint.ties == ("fewest_rooms" if tied else "none")
     assert all((a.line_rooms is not None) == (a in tied) for a in hint.actions)
+    from scoundrel_solver.scoundrel import hints
+    hints._ROOMS.clear()                    # the reference searches its own rooms
     ref = exact_hint(state, cache=SolveCache(100), engine="reference")   # BFS fewest rooms: the same
     assert _summary(ref) == _summary(hint)
 
@@ -445,6 +455,8 @@ def test_the_tie_order_is_the_same_under_a_perturbed_core(knobs):
     for m in "3H 5D 5Cw".split():
         state = state.play(next(a for a in state.legal_actions() if str(a) == m))
     plain42 = exact_hint(state, cache=SolveCache(100))
+    from scoundrel_solver.scoundrel import hints
+    hints._ROOMS.clear()                    # search the rooms again, perturbed
     with perturbed_core(**knobs):
         other = exact_hint(_tie_state(), cache=SolveCache(100))
         other42 = exact_hint(state, cache=SolveCache(100))
