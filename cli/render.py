@@ -266,11 +266,15 @@ def hint_lines(hint, pretty: bool = False) -> list:
         width = max(6, max(len(action_text(a.action, pretty)) for a in hint.actions))
         cells = [value(a) for a in hint.actions]
         col = max(9, max(len(c) + 1 for c in cells))
-        out.append(f"  {'action':<{width}}  score")
+        # the rooms of each action's line of fewest rooms, where searched for and proven (ties)
+        rooms = any(getattr(a, "line_rooms", None) is not None for a in hint.actions)
+        out.append(f"  {'action':<{width}}  {'score':<{col}}" + ("rooms" if rooms else "").rstrip())
+        out[-1] = out[-1].rstrip()
         for i, a in enumerate(hint.actions):
             mark = "  best" if i == 0 else ("  keeps the win" if a.won else
                                             "  verdict not proven" if budgeted and a.won is None else "")
-            out.append(f"  {action_text(a.action, pretty):<{width}}  {cells[i]:<{col}}{mark}".rstrip())
+            r = (f"{a.line_rooms if a.line_rooms is not None else '-':<5}" if rooms else "")
+            out.append(f"  {action_text(a.action, pretty):<{width}}  {cells[i]:<{col}}{r}{mark}".rstrip())
         wins = len(hint.winning())
         open_ = sum(a.won is None for a in hint.actions) if budgeted else 0
         out.append("")
@@ -282,6 +286,16 @@ def hint_lines(hint, pretty: bool = False) -> list:
             out.append(f"No action is proven to win; {open_} not proven either way.")
         else:
             out.append("No action wins: the position is lost whatever you do; the best loses least.")
+        ties = getattr(hint, "ties", "none")
+        if ties == "fewest_rooms":
+            out.append("Equal scores: the action whose line has the fewest rooms comes first (rooms: of that line, "
+                       "this room counted).")
+        elif ties == "actions_order":
+            out.append("Equal scores " + ("keep the order of the actions (co-op: the fewest rooms are not searched for)."
+                                          if hint.state.rules.coop else
+                                          "whose fewest rooms were not all proven keep the order of the actions"
+                                          + (f" (not in the {budgeted:g} s budget; --time 0 searches further)."
+                                             if budgeted else ".")))
     else:
         out.extend(_table_hint_lines(hint, pretty))
     out.append("")

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -66,6 +66,10 @@ class ActionValue:
     samples: int = 0
     lo: Optional[int] = None    # exact hints: proven bounds on the optimum after the action
     hi: Optional[int] = None    # (lo == hi == score once exact; None: nothing proven that side)
+    # exact hints: the fewest rooms of an optimal line that starts with the action (the room in
+    # play counted, an avoid counts as a room), when it was searched for and proven; None otherwise
+    # (it is searched for only where it orders a tie: see _order_ties)
+    line_rooms: Optional[int] = None
 
     @property
     def won(self) -> Optional[bool]:
@@ -83,7 +87,8 @@ class ActionValue:
         search stopped by a limit) is null, never NaN or infinity (not JSON)."""
         d = {"action": str(self.action)}
         if self.win_rate is None:
-            d.update(score=self.score, won=self.won, exact=self.exact, score_lo=self.lo, score_hi=self.hi)
+            d.update(score=self.score, won=self.won, exact=self.exact, score_lo=self.lo, score_hi=self.hi,
+                     line_rooms=self.line_rooms)
         else:
             d.update(win_rate=_figure(self.win_rate, 6), win_ci95=[_figure(self.win_low, 6), _figure(self.win_high, 6)],
                      mean_score=_figure(self.mean_score, 4),
@@ -128,6 +133,8 @@ class Hint:
     achievable_reason: Optional[str] = None
     achievable_planned: int = 0       # games it set out to play (0: none asked)
     achievable_stopped: bool = False  # the budget stopped the games before every planned one
+    # exact hints: how actions of equal proven score were ordered (TIE_ORDERS)
+    ties: str = "none"
 
     def figures(self) -> dict:
         """Table hints: what each figure of an action is (JSON ``figures``), keyed by its name."""
@@ -160,6 +167,7 @@ class Hint:
             d["score"] = self.score
             d["won"] = self.actions[0].won
             d["plan"] = " ".join(str(a) for a in self.plan)
+            d["ties"] = self.ties
         else:
             d.update(achievable=self.achievable, depth=self.depth, beliefs=self.beliefs,
                      sampled_leaves=self.sampled_leaves, clairvoyant=self.clairvoyant,
@@ -178,9 +186,12 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
                search_progress=None, threads: int = 1) -> Hint:
     """Every legal action of ``state`` with its exact optimal score, best first.
 
-    Ties keep the order of :meth:`State.legal_actions` (deterministic).  The
-    plan is the best action followed by the rest of the room along an optimal
-    line from there.
+    Actions of equal proven score are ordered by the fewest rooms of an
+    optimal line starting with each (solo; ``ActionValue.line_rooms``), then
+    by the order of :meth:`State.legal_actions`; a tie whose rooms are not all
+    proven, and every co-op tie, keeps the order of the legal actions
+    (``Hint.ties`` says which; see :func:`_order_ties`).  The plan is the best
+    action followed by the rest of the room along an optimal line from there.
 
     ``budget`` > 0 (seconds) answers within that time instead, on ``workers``
     processes (:mod:`solver.budget`): what is not finished carries proven
@@ -221,6 +232,10 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
     if not exact:
         values = [replace(v, exact=False) for v in values]
     order = sorted(range(len(values)), key=lambda i: (-_key(values[i].score), i))
+    order, values, ties, extra = _order_ties(state, order, values, children, engine=engine,
+                                             max_nodes=max_nodes, timeout=timeout)
+    valuer.nodes += extra[0]
+    valuer.solves += extra[1]
     ranked = tuple(values[i] for i in order)
     best = ranked[0]
     plan = [best.action]
@@ -235,11 +250,113 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
         valuer.nodes += res.nodes
         valuer.solves += 1
     return Hint("exact", state, ranked, tuple(plan), exact=exact, nodes=valuer.nodes, solves=valuer.solves,
-                seconds=time.perf_counter() - t0, cache_hits=valuer.cache.hits - hits0)
+                seconds=time.perf_counter() - t0, cache_hits=valuer.cache.hits - hits0, ties=ties)
 
 
 def _key(score) -> int:
     return -10**9 if score is None else score
+
+
+# How an exact hint ordered actions of equal proven score (its JSON ``ties``):
+#   "none": no two proven actions have the same score;
+#   "fewest_rooms": every such tie is ordered by the rooms of each action's line of fewest
+#       rooms (proven), then by the order of the legal actions;
+#   "actions_order": at least one tie kept the order of the legal actions, because the fewest
+#       rooms of some action in it were not proven (a limit, the budget) or not searched (co-op).
+TIE_ORDERS = ("none", "fewest_rooms", "actions_order")
+
+
+def _proven(v: ActionValue) -> bool:
+    return v.lo is not None and v.lo == v.hi
+
+
+def _line_rooms(state: State, child: State, *, engine=None, max_nodes=None, timeout=None) -> tuple:
+    """(rooms, nodes): the fewest rooms of an optimal line from ``state`` that starts with the
+    action leading to ``child`` (the room in play counted, an avoid counts as one room), or None
+    when that is not proven within the limits (the core's line search stops at ``LINE_NODES``).
+
+    The count is a fact of the position, the same whatever the search's effort; only whether it
+    is proven depends on the limits.  The table is the fixed one of :mod:`.lines`, on one thread,
+    so that without a timeout even that does not depend on the caller's --tt-mb or threads."""
+    from .lines import CHECK_TT_MB, position_key as line_key
+    from .search import solve
+    if child.finished:
+        return 1, 0
+    key = (child.rules, line_key(child))
+    rooms = _ROOMS.get(key)
+    if rooms is not None:             # proven before (a fact, whatever the limits): no search
+        try:
+            _ROOMS.move_to_end(key)
+        except KeyError:              # another thread dropped it meanwhile
+            pass
+        nodes = 0
+    else:
+        res = solve(state=child, tt_mb=CHECK_TT_MB, max_nodes=max_nodes, timeout=timeout, engine=engine,
+                    shortest=True, threads=1)
+        nodes = res.nodes + (res.line_nodes or 0)
+        if not (res.exact and res.shortest and res.line):
+            return None, nodes
+        rooms = len(res.line)
+        _ROOMS[key] = rooms
+        while len(_ROOMS) > ROOMS_CACHE:
+            try:
+                _ROOMS.popitem(last=False)
+            except KeyError:
+                break
+    return rooms + (0 if child.rooms_done == state.rooms_done else 1), nodes
+
+
+# Proven fewest rooms from a position (no rooms counted before it), kept for a session's later
+# hints (`play` asks again after an undo, the service for each move): least recently used out.
+ROOMS_CACHE = 4096
+_ROOMS: "OrderedDict" = OrderedDict()
+
+
+def _order_ties(state: State, order: list, values: list, children: list, *, engine=None, max_nodes=None,
+                timeout=None, deadline=None) -> tuple:
+    """The ranking ``order`` (indices into ``values``) with each tie of proven scores put in the
+    order of its actions' fewest rooms (issue 48, item 4: in easy flee, avoiding is often as good
+    as facing, and the top action kept avoiding).
+
+    Only actions whose scores are proven and equal change places, and only among the places they
+    already held: nothing moves past a different score or an unproven action.  A tie some of whose
+    rooms are not proven keeps the order it had.  Solo only: in co-op the search for the fewest
+    rooms can cost 2 to 4 times the proof, so co-op ties keep the order of the legal actions.
+    ``deadline`` (``time.perf_counter()``): no search past it (the budgeted hint).
+    Returns (order, values with ``line_rooms`` filled where searched, ties, (nodes, solves))."""
+    groups = {}
+    for i in order:
+        if _proven(values[i]):
+            groups.setdefault(values[i].lo, []).append(i)
+    ties = [g for g in groups.values() if len(g) > 1]
+    if not ties:
+        return order, values, "none", (0, 0)
+    if state.rules.coop:
+        return order, values, "actions_order", (0, 0)
+    values, order = list(values), list(order)
+    nodes = solves = 0
+    rule = "fewest_rooms"
+    for group in ties:
+        rooms = {}
+        for i in group:
+            if deadline is not None:
+                timeout = deadline - time.perf_counter()
+                if timeout <= 0.01:
+                    rooms[i] = None
+                    continue
+            r, n = _line_rooms(state, children[i], engine=engine, max_nodes=max_nodes, timeout=timeout)
+            nodes += n
+            solves += n > 0
+            rooms[i] = r
+            if r is not None:
+                values[i] = replace(values[i], line_rooms=r)
+        if any(r is None for r in rooms.values()):
+            rule = "actions_order"
+            continue
+        places = sorted(order.index(i) for i in group)
+        for place, i in zip(places, sorted(group, key=lambda i: (rooms[i], i))):
+            order[place] = i
+    return order, values, rule, (nodes, solves)
 
 
 _VERDICT_RANK = {True: 2, None: 1, False: 0}
@@ -250,7 +367,8 @@ def _budget_hint(state: State, budget: float, *, tt_mb: int, cache, workers, pro
 
     Ranked by proven facts only: a proven win before an unproven verdict
     before a proven loss, then by the proven lower bound, then the upper
-    bound, then the order of actions.  Once every score is exact this is the
+    bound, then (actions of equal proven score) the fewest rooms of their lines
+    when proven in the time left, then the order of actions.  Once every score is exact this is the
     ranking of the unbounded hint, and so is the plan when its line is proven
     in the time left (else the plan is the best action alone).
     """
@@ -267,12 +385,20 @@ def _budget_hint(state: State, budget: float, *, tt_mb: int, cache, workers, pro
               for a, f in zip(actions, figures)]
     order = sorted(range(len(values)), key=lambda i: (-_VERDICT_RANK[figures[i].verdict], -figures[i].lo,
                                                      -figures[i].hi, i))
+    ties, solves = "none", tasks
+    left = budget - (time.perf_counter() - t0)
+    if left > bud.MIN_SLICE:
+        # the fewest rooms of tied actions, within the time left (unproven: the tie keeps its order)
+        order, values, ties, extra = _order_ties(state, order, values, children, deadline=t0 + budget)
+        nodes += extra[0]
+        solves += extra[1]
+    elif any(len([v for v in values if _proven(v) and v.lo == w.lo]) > 1 for w in values if _proven(w)):
+        ties = "actions_order"
     ranked = tuple(values[i] for i in order)
     exact = all(f.exact for f in figures)
     plan = [ranked[0].action]
     child = children[order[0]]
     left = budget - (time.perf_counter() - t0)
-    solves = tasks
     if ranked[0].exact and not child.finished and child.rooms_done == state.rooms_done and left > bud.MIN_SLICE:
         res = solve(state=child, tt_mb=tt_mb, timeout=left)
         nodes += res.nodes
@@ -285,7 +411,7 @@ def _budget_hint(state: State, budget: float, *, tt_mb: int, cache, workers, pro
                 plan.extend(res.line[0])
     return Hint("exact", state, ranked, tuple(plan), exact=exact, nodes=nodes, solves=solves,
                 seconds=time.perf_counter() - t0, cache_hits=sum(f.from_cache for f in figures),
-                budget=budget)
+                budget=budget, ties=ties)
 
 
 # ------------------------------------------------------------ table position

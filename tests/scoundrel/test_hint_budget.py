@@ -10,7 +10,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from scoundrel_solver import Rules, State
+from scoundrel_solver import Rules, State, parse_cards
 from scoundrel_solver.scoundrel.budget import Progress, _decide_bounds, _search_bounds, solve_actions, static_bounds
 from scoundrel_solver.scoundrel.deal import deal
 from scoundrel_solver.scoundrel.hints import SolveCache, exact_hint
@@ -200,3 +200,15 @@ def test_cli_bad_time(args, message):
     run = invoke(["hint", "--seed", "42"] + args, 2)
     assert run.stdout == "" and run.stderr.startswith("error: ") and message in run.stderr
     assert run.stderr.count("\n") == 1
+
+
+def test_a_budgeted_hint_orders_ties_by_the_fewest_rooms_as_the_exact_one():
+    """Issue 48, item 4: the budget hint breaks ties of proven scores like the unbounded one."""
+    from scoundrel_solver.scoundrel.hints import SolveCache, exact_hint
+    state = State.new(parse_cards("4C 6S TC 7D 6H JC 5S 9C 8D KC"), Rules(mode="solo", flee="easy"))
+    plain = exact_hint(state, cache=SolveCache(100))
+    timed = exact_hint(state, cache=SolveCache(100), budget=20.0, workers=1)
+    assert timed.exact and timed.ties == plain.ties == "fewest_rooms"
+    assert [(str(a.action), a.score, a.line_rooms) for a in timed.actions] == \
+        [(str(a.action), a.score, a.line_rooms) for a in plain.actions]
+    assert str(timed.best) == "7D"

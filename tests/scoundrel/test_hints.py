@@ -368,3 +368,120 @@ def test_rounding_never_makes_a_table_ranking_look_wrong():
         TableActionValue(b, 0.6241, 9.0, True, 0.7, 0.7, 0.7, 6.0, 6.0, 6.0, 10)))
     rows = [line for line in render._table_hint_lines(fake, False) if "62." in line]
     assert len(rows) == 2 and "62.44%" in rows[0] and "62.41%" in rows[1]
+
+
+# ---------------------------------------------- ties: the line of fewest rooms first (issue 48, item 4)
+# Easy flee: avoiding this room is as good as facing it (win 14 either way), and the avoid comes
+# first among the legal actions; the face 7D reaches 14 in 4 rooms, the avoid in 9 at the fewest.
+TIE_DECK = "4C 6S TC 7D 6H JC 5S 9C 8D KC"
+EASY = Rules(mode="solo", flee="easy")
+
+
+def _tie_state() -> State:
+    return State.new(parse_cards(TIE_DECK), EASY)
+
+
+def _summary(hint):
+    return [(str(a.action), a.score, a.line_rooms) for a in hint.actions], hint.ties
+
+
+def test_proven_rooms_are_kept_for_later_hints():
+    from scoundrel_solver.scoundrel import hints
+    hints._ROOMS.clear()
+    first = exact_hint(_tie_state(), cache=SolveCache(100))
+    again = exact_hint(_tie_state(), cache=SolveCache(100))
+    assert _summary(again) == _summary(first) and again.nodes < first.nodes
+
+
+def test_a_tie_ranks_the_line_of_fewest_rooms_first():
+    state = _tie_state()
+    assert state.legal_actions()[0] == AVOID          # the old tie order put the avoid first
+    hint = exact_hint(state, cache=SolveCache(100))
+    ranked, ties = _summary(hint)
+    assert ties == "fewest_rooms"
+    assert ranked[:2] == [("7D", 14, 4), ("avoid", 14, 9)]
+    assert str(hint.best) == "7D"
+    # the rooms are those of a line of fewest rooms through the action, checked by the reference
+    from scoundrel_solver.scoundrel.lines import fewest_rooms_reference
+    for a in hint.actions[:2]:
+        child = state.play(a.action)
+        extra = 0 if child.rooms_done == state.rooms_done else 1
+        assert len(fewest_rooms_reference(child, a.score)) + extra == a.line_rooms
+    d = hint.as_dict()
+    assert d["ties"] == "fewest_rooms" and [x["line_rooms"] for x in d["actions"][:2]] == [4, 9]
+
+
+def test_different_scores_keep_the_old_order_and_are_not_searched():
+    hint = exact_hint(_tie_state(), cache=SolveCache(100))
+    scores = [a.score for a in hint.actions]
+    assert scores == sorted(scores, reverse=True)     # fewer rooms never lift a lower score
+    assert [(str(a.action), a.score) for a in hint.actions[2:]] == [("4Cb", 11), ("6Sb", 9), ("TCb", 7)]
+    assert all(a.line_rooms is None for a in hint.actions[2:])  # alone at their score: no search
+    # a position without a tie: the order is the old one (score, then the legal order), "none"
+    state = State.new(parse_cards("5D 3S 9H KC 2S 4C 7D"), Rules())
+    hint = exact_hint(state, cache=SolveCache(100))
+    legal = [str(a) for a in state.legal_actions()]
+    old = sorted(hint.actions, key=lambda a: (-a.score, legal.index(str(a.action))))
+    if hint.ties == "none":
+        assert list(hint.actions) == old and all(a.line_rooms is None for a in hint.actions)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ties_are_ordered_by_rooms_then_the_legal_order_and_nothing_else_moves(seed):
+    rnd = random.Random(seed)
+    rules = Rules(mode="solo", flee=rnd.choice(["easy", "classic"]))
+    state = _random_position(rnd, rules, 9)
+    if state.finished:
+        return
+    hint = exact_hint(state, cache=SolveCache(100))
+    legal = [str(a) for a in state.legal_actions()]
+    key = [(-a.score, a.line_rooms if hint.ties == "fewest_rooms" else 0, legal.index(str(a.action)))
+           for a in hint.actions]
+    assert key == sorted(key)
+    tied = [a for a in hint.actions if sum(b.score == a.score for b in hint.actions) > 1]
+    assert hint.ties == ("fewest_rooms" if tied else "none")
+    assert all((a.line_rooms is not None) == (a in tied) for a in hint.actions)
+    from scoundrel_solver.scoundrel import hints
+    hints._ROOMS.clear()                    # the reference searches its own rooms
+    ref = exact_hint(state, cache=SolveCache(100), engine="reference")   # BFS fewest rooms: the same
+    assert _summary(ref) == _summary(hint)
+
+
+@pytest.mark.parametrize("knobs", [{"order_salt": 0x5EED}, {"tt_mb": 1}, {"step": 1}])
+def test_the_tie_order_is_the_same_under_a_perturbed_core(knobs):
+    from scoundrel_solver.scoundrel.search import perturbed_core
+    plain = exact_hint(_tie_state(), cache=SolveCache(100))
+    state = State.new(deal(42, Rules()), Rules())     # `play --seed 42` after 3H 5D 5Cw: three tie at 17
+    for m in "3H 5D 5Cw".split():
+        state = state.play(next(a for a in state.legal_actions() if str(a) == m))
+    plain42 = exact_hint(state, cache=SolveCache(100))
+    from scoundrel_solver.scoundrel import hints
+    hints._ROOMS.clear()                    # search the rooms again, perturbed
+    with perturbed_core(**knobs):
+        other = exact_hint(_tie_state(), cache=SolveCache(100))
+        other42 = exact_hint(state, cache=SolveCache(100))
+    assert _summary(other) == _summary(plain)
+    assert _summary(other42) == _summary(plain42)
+    assert plain42.ties == "fewest_rooms"
+    assert other42.nodes != plain42.nodes       # the perturbation did change the searches
+
+
+def test_coop_ties_keep_the_legal_order():
+    rules = Rules(mode="coop")
+    rnd = random.Random(3)
+    for _ in range(20):
+        state = _random_position(rnd, rules, 8)
+        if state.finished:
+            continue
+        hint = exact_hint(state, cache=SolveCache(100))
+        assert all(a.line_rooms is None for a in hint.actions)
+        legal = [str(a) for a in state.legal_actions()]
+        key = [(-a.score, legal.index(str(a.action))) for a in hint.actions]
+        assert key == sorted(key)
+        assert hint.ties in ("none", "actions_order")
+
+
+def test_the_text_hint_shows_the_rooms_and_the_rule():
+    out = invoke(["hint", "--flee", "easy", "--deck", TIE_DECK, "--time", "0"], 0).stdout
+    assert "Best: 7D" in out
+    assert "rooms" in out and "Equal scores: the action whose line has the fewest rooms comes first" in out

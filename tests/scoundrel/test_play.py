@@ -120,7 +120,8 @@ def test_a_fatal_move_in_coop_offers_undo_too():
 def test_hint_then_undo_then_moves():
     out = play("--seed", "42", input=lines("3H 5D 5C", "hint", "5S", "undo", "moves", "avoid", "quit")).stdout
     assert "> hint\nExact hint (the order of the dungeon is known).\nBest: avoid → win 30\n" in out
-    assert "  avoid   win 30     best\n" in out
+    assert "  avoid   win 30   -      best\n" in out
+    assert "  5Sb     win 17   19     keeps the win\n" in out   # ties: the rooms of each line
     assert "5 of 5 actions keep the win.\n" in out
     assert "Solved " not in out  # timings would make transcripts differ
     assert "> 5S\n  fight 5S bare-handed (−5 → 15)\n  Room 2 now: 4H TS 8S  (2 more to take)\n" in out

@@ -119,6 +119,7 @@ def test_replay(args, line):
     ["--deck", SEVEN, "--max-nodes", "2"],
     ["--seed", "42", "--moves", "avoid"],
     ["--mode", "coop", "--deck", COOP_LONG, "--moves", "TD>"],
+    ["--flee", "easy", "--deck", "4C 6S TC 7D 6H JC 5S 9C 8D KC", "--time", "0"],   # a tie by rooms
 ])
 def test_hint_exact(args):
     out = check(run_json("hint", *args, "--json"))
