@@ -107,6 +107,20 @@ class Interrupted(Exception):
 
 
 class ScoundrelGroup(OneLineErrors, click.Group):
+    # Another game's command group, loaded when it is named (or listed by --help): a
+    # Scoundrel command does not pay for importing the Bottle Imp at every start.
+    LAZY = {"imp": ("scoundrel_solver.cli.imp", "imp_group")}
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
+
+    def get_command(self, ctx, name):
+        if name in self.LAZY and name not in self.commands:
+            import importlib
+            module, attr = self.LAZY[name]
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return super().get_command(ctx, name)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -295,7 +309,6 @@ from .play import play_command  # noqa: E402
 from .rate import rate_command  # noqa: E402
 from .serve import serve_command  # noqa: E402
 from .stats import stats_command  # noqa: E402
-from .imp import imp_group  # noqa: E402
 
 cli.add_command(daily_command)
 cli.add_command(generate_command)
@@ -304,7 +317,6 @@ cli.add_command(play_command)
 cli.add_command(rate_command)
 cli.add_command(serve_command)
 cli.add_command(stats_command)
-cli.add_command(imp_group)
 
 
 def main(argv=None) -> None:

@@ -122,7 +122,7 @@ def help_texts() -> dict:
     from scoundrel_solver.cli.main import cli
 
     texts = {"--help": invoke(["--help"]).stdout}
-    for name in sorted(cli.commands):
+    for name in cli.list_commands(None):   # every command, those loaded when named too
         texts[f"{name} --help"] = invoke([name, "--help"]).stdout
     return texts
 
