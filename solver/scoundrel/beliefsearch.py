@@ -16,7 +16,7 @@ going to the first legal action.  What makes it faster:
 * **a memo on class-merged keys** (5♣ and 5♠ are one class), kept sorted so a
   multiset has one key, for beliefs and for perfect-information leaves;
 * **perfect-information leaves through the core**, one shared searcher per
-  rule set (:func:`scoundrel_solver.hints._searcher`) and the process-wide
+  rule set (:func:`scoundrel_solver.scoundrel.valuer._searcher`) and the process-wide
   solve cache, so leaves met again (other actions, later hints) are free;
 * **a budget** (beliefs expanded, seconds): when it runs out the search stops
   with :class:`BudgetExceeded` and nothing unproven is ever reported as exact.

@@ -24,13 +24,11 @@ by default), each with its own search table kept from hint to hint.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import multiprocessing
-import os
 import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from ..pools import DEFAULT_WORKERS, Inline, drop_pool, pool, workers_default
+from ..pools import DEFAULT_WORKERS, Inline, drop_pool, pool
 from .cards import POTION, WEAPON
 from .rules import MAX_HEALTH
 from .search import DEFAULT_TT_MB, load_core

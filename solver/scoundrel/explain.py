@@ -34,7 +34,7 @@ from ..intervals import ScoreSample, mean_ci
 from ..pools import drop_pool, pool, workers_default
 from .hints import exact_hint, table_hint
 from .notation import format_line
-from .policy import POLICY_EXACT_UNSEEN, POLICY_MAX_BELIEFS, POLICY_ORDERS, TablePolicy, _OutOfTime  # noqa: F401
+from .policy import POLICY_EXACT_UNSEEN, POLICY_ORDERS, TablePolicy, _OutOfTime  # noqa: F401 (TablePolicy: re-exported)
 from .search import DEFAULT_TT_MB, default_engine, solve
 from .state import State
 from .table import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, ENUMERATE_LIMIT, TablePosition, _check_playing, unseen_orders

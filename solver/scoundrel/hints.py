@@ -38,7 +38,7 @@ from .state import Hero, PositionError, State
 # belief search, the budgeted hint and the table policy need them without the hints); the
 # names are re-exported here, where callers have always found them.
 from .table import (DEFAULT_RNG_SEED, DEFAULT_SAMPLES, ENUMERATE_LIMIT, TablePosition,  # noqa: F401
-                    _check_playing, _multiset_permutations, _pack, _weapon_card, known_bottom_after,
+                    _check_playing, _pack, _weapon_card, known_bottom_after,
                     known_bottom_of_line, unseen_orders)
 from .valuer import _SEARCHERS, CACHE, SolveCache, _searcher, _Valuer, position_key  # noqa: F401
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Optional
 
 from .deal import deal
 from .result import Result
