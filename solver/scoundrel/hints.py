@@ -30,6 +30,7 @@ from typing import Optional
 
 from ..errors import InputError
 from ..intervals import mean_ci, wilson
+from ..pools import workers_default
 from .cards import JOKER, MONSTER, WEAPON, Card, CardError, full_pack, parse_card
 from .rules import MAX_HEALTH, Rules
 from .search import DEFAULT_TT_MB, default_engine
@@ -380,7 +381,7 @@ def _budget_hint(state: State, budget: float, *, tt_mb: int, cache, workers, pro
     actions = state.legal_actions()
     children = [state.play(a) for a in actions]
     figures, nodes, tasks = bud.solve_actions(children, budget, tt_mb=tt_mb, cache=cache, progress=progress,
-                                              workers=bud.workers_default() if workers is None else workers)
+                                              workers=workers_default() if workers is None else workers)
     values = [ActionValue(a, f.lo if f.exact else None, exact=f.exact, lo=f.lo, hi=f.hi)
               for a, f in zip(actions, figures)]
     order = sorted(range(len(values)), key=lambda i: (-_VERDICT_RANK[figures[i].verdict], -figures[i].lo,
