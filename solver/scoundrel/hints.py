@@ -24,9 +24,11 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Optional
+
+from lru import LRU
 
 from ..errors import InputError
 from ..intervals import mean_ci, wilson
@@ -234,7 +236,7 @@ def exact_hint(state: State, *, tt_mb: int = DEFAULT_TT_MB, max_nodes=None, time
         values = [replace(v, exact=False) for v in values]
     order = sorted(range(len(values)), key=lambda i: (-_key(values[i].score), i))
     order, values, ties, extra = _order_ties(state, order, values, children, engine=engine,
-                                             max_nodes=max_nodes, timeout=timeout)
+                                             max_nodes=max_nodes, timeout=timeout, search_progress=progress)
     valuer.nodes += extra[0]
     valuer.solves += extra[1]
     ranked = tuple(values[i] for i in order)
@@ -271,7 +273,7 @@ def _proven(v: ActionValue) -> bool:
     return v.lo is not None and v.lo == v.hi
 
 
-def _line_rooms(state: State, child: State, *, engine=None, max_nodes=None, timeout=None) -> tuple:
+def _line_rooms(state: State, child: State, *, engine=None, max_nodes=None, timeout=None, progress=None) -> tuple:
     """(rooms, nodes): the fewest rooms of an optimal line from ``state`` that starts with the
     action leading to ``child`` (the room in play counted, an avoid counts as one room), or None
     when that is not proven within the limits (the core's line search stops at ``LINE_NODES``).
@@ -284,37 +286,27 @@ def _line_rooms(state: State, child: State, *, engine=None, max_nodes=None, time
     if child.finished:
         return 1, 0
     key = (child.rules, line_key(child))
-    rooms = _ROOMS.get(key)
-    if rooms is not None:             # proven before (a fact, whatever the limits): no search
-        try:
-            _ROOMS.move_to_end(key)
-        except KeyError:              # another thread dropped it meanwhile
-            pass
-        nodes = 0
-    else:
+    rooms = _ROOMS.get(key)           # proven before (a fact, whatever the limits): no search
+    nodes = 0
+    if rooms is None:
         res = solve(state=child, tt_mb=CHECK_TT_MB, max_nodes=max_nodes, timeout=timeout, engine=engine,
-                    shortest=True, threads=1)
+                    shortest=True, threads=1, progress=progress)
         nodes = res.nodes + (res.line_nodes or 0)
         if not (res.exact and res.shortest and res.line):
             return None, nodes
         rooms = len(res.line)
         _ROOMS[key] = rooms
-        while len(_ROOMS) > ROOMS_CACHE:
-            try:
-                _ROOMS.popitem(last=False)
-            except KeyError:
-                break
     return rooms + (0 if child.rooms_done == state.rooms_done else 1), nodes
 
 
 # Proven fewest rooms from a position (no rooms counted before it), kept for a session's later
 # hints (`play` asks again after an undo, the service for each move): least recently used out.
 ROOMS_CACHE = 4096
-_ROOMS: "OrderedDict" = OrderedDict()
+_ROOMS = LRU(ROOMS_CACHE)
 
 
 def _order_ties(state: State, order: list, values: list, children: list, *, engine=None, max_nodes=None,
-                timeout=None, deadline=None) -> tuple:
+                timeout=None, deadline=None, search_progress=None) -> tuple:
     """The ranking ``order`` (indices into ``values``) with each tie of proven scores put in the
     order of its actions' fewest rooms (issue 48, item 4: in easy flee, avoiding is often as good
     as facing, and the top action kept avoiding).
@@ -324,7 +316,8 @@ def _order_ties(state: State, order: list, values: list, children: list, *, engi
     rooms are not proven keeps the order it had.  Solo only: in co-op the search for the fewest
     rooms can cost 2 to 4 times the proof, so co-op ties keep the order of the legal actions.
     ``deadline`` (``time.perf_counter()``): no search past it (the budgeted hint).
-    Returns (order, values with ``line_rooms`` filled where searched, ties, (nodes, solves))."""
+    ``search_progress(what)``: the progress callback of each search (a solo first room can take
+    seconds).  Returns (order, values with ``line_rooms`` filled where searched, ties, (nodes, solves))."""
     groups = {}
     for i in order:
         if _proven(values[i]):
@@ -345,7 +338,9 @@ def _order_ties(state: State, order: list, values: list, children: list, *, engi
                 if timeout <= 0.01:
                     rooms[i] = None
                     continue
-            r, n = _line_rooms(state, children[i], engine=engine, max_nodes=max_nodes, timeout=timeout)
+            what = f"fewest rooms after {values[i].action}"
+            r, n = _line_rooms(state, children[i], engine=engine, max_nodes=max_nodes, timeout=timeout,
+                               progress=search_progress(what) if search_progress is not None else None)
             nodes += n
             solves += n > 0
             rooms[i] = r
