@@ -30,7 +30,7 @@ if not os.path.exists(os.path.join(alias, "__init__.py")):
     except OSError:
         os.makedirs(alias, exist_ok=True)
 if not os.path.islink(alias):
-    for sub in ("", "scoundrel"):
+    for sub in ("", "scoundrel", "bottleimp"):
         os.makedirs(os.path.join(alias, sub), exist_ok=True)
         for name in os.listdir(os.path.join(HERE, "solver", sub)):
             if name.endswith(".pxd") or name == "__init__.py":
@@ -40,9 +40,16 @@ if not os.path.islink(alias):
 PARTS = ["_table", "_bounds", "_rooms", "_search", "_shortest", "_core",
          "_belief_memo", "_belief_enum", "_belief_leaves", "_belief_bounds", "_belief_search", "_belief"]
 
+# The Bottle Imp's double-dummy core (docs/bottleimp-solver.md): the table, the search driver and
+# the Python face; move generation (_moves.pxd) and the bounds (_bounds.pxd) are inline parts.
+IMP_PARTS = ["_table", "_search", "_core"]
+
 extensions = [
     Extension(f"scoundrel_solver.scoundrel.{name}", [f"solver/scoundrel/{name}.pyx"], extra_compile_args=["-O3"])
     for name in PARTS
+] + [
+    Extension(f"scoundrel_solver.bottleimp.{name}", [f"solver/bottleimp/{name}.pyx"], extra_compile_args=["-O3"])
+    for name in IMP_PARTS
 ]
 
 setup(

@@ -1,0 +1,20 @@
+# cython: language_level=3
+"""The transposition table of trick boundaries (see ``_table.pyx``)."""
+from libc.stdint cimport uint64_t
+from ._types cimport Table, Entry
+
+cdef int tt_init(Table *t, int log2_entries) except -1
+cdef void tt_free(Table *t) noexcept nogil
+cdef void tt_new_generation(Table *t) noexcept nogil
+cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept nogil
+cdef void tt_store(Table *t, uint64_t key, int lo, int hi, int best, long long work) noexcept nogil
+
+cdef enum:
+    PAST_BITS = 45
+
+cdef extern from *:
+    """
+    #define IMP_PAST_MASK (0x3FFFULL << 45)
+    """
+    # the coins of A (bits 45-51) and B (bits 52-58) in a key
+    const uint64_t PAST_MASK "IMP_PAST_MASK"

@@ -1,0 +1,128 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The transposition table of trick boundaries: its memory, probing, storing, replacement.
+
+An entry holds a 59-bit key (bits 45-58: the coins of A and of B, ``PAST_MASK``) (``_bounds.tt_key``: the cards in play, price, holder, leader
+and the coins still open), a lower and an upper bound on the value (less the key's
+offset), the best card found there, the generation it was stored in and the log2 of the
+nodes searched below it.  Entries are 16 bytes, four to a bucket of one cache line.
+
+Replacement: a store goes to the entry of the same key (its bounds narrowed), else to an
+entry of an older generation or an empty one, else over the entry of least work in the
+bucket.  A new generation (a new deal, or cards that changed hands) frees every entry at
+once without touching memory; the memory is cleared only when the 16-bit generation wraps.
+"""
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint64_t
+from ._types cimport Table, Entry, BUCKET, INF
+
+
+cdef inline uint64_t mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL
+    return z ^ (z >> 31)
+
+
+cdef int tt_init(Table *t, int log2_entries) except -1:
+    cdef uint64_t n = 1ULL << log2_entries
+    t.e = <Entry *> calloc(n, sizeof(Entry))
+    if t.e == NULL:
+        raise MemoryError(f"no memory for a transposition table of {n} entries")
+    t.mask = n - 1
+    t.gen = 1
+    t.probes = t.hits = t.stores = t.replaced = 0
+    return 0
+
+
+cdef void tt_free(Table *t) noexcept nogil:
+    free(t.e)
+    t.e = NULL
+
+
+cdef void tt_new_generation(Table *t) noexcept nogil:
+    t.gen += 1
+    if t.gen == 0:                  # wrapped: old stamps would come back to life
+        memset(t.e, 0, (t.mask + 1) * sizeof(Entry))
+        t.gen = 1
+
+
+cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept nogil:
+    """Bounds on the value (less the offset) of ``key`` from its bucket: its own entry, and
+    entries of the same position with other coins won (``PAST_MASK``), whose bounds carry
+    over widened by the difference (a coin more for A adds at most one to the margin and
+    never takes one away; likewise for B).  1 if any entry answered."""
+    cdef Entry *b = t.e + (mix(key & ~PAST_MASK) & t.mask & ~(<uint64_t> (BUCKET - 1)))
+    cdef int i, found = 0, da, db, l, h
+    cdef uint64_t base = key & ~PAST_MASK
+    t.probes += 1
+    lo[0] = -INF
+    hi[0] = INF
+    best[0] = -1
+    for i in range(BUCKET):
+        if b[i].gen != t.gen or (b[i].key & ~PAST_MASK) != base:
+            continue
+        if b[i].key == key:
+            l = b[i].lo
+            h = b[i].hi
+            best[0] = b[i].best
+        else:
+            da = <int> ((key >> 45) & 127) - <int> ((b[i].key >> 45) & 127)
+            db = <int> ((key >> 52) & 127) - <int> ((b[i].key >> 52) & 127)
+            l = b[i].lo + (da if da < 0 else 0) - (db if db > 0 else 0)
+            h = b[i].hi + (da if da > 0 else 0) - (db if db < 0 else 0)
+            if best[0] < 0:
+                best[0] = b[i].best
+        if l > lo[0]:
+            lo[0] = l
+        if h < hi[0]:
+            hi[0] = h
+        found = 1
+    if found:
+        t.hits += 1
+    return found
+
+
+cdef inline int log2_work(long long work) noexcept nogil:
+    cdef int w = 0
+    while work > 1 and w < 255:
+        work >>= 1
+        w += 1
+    return w
+
+
+cdef void tt_store(Table *t, uint64_t key, int lo, int hi, int best, long long work) noexcept nogil:
+    cdef Entry *b = t.e + (mix(key & ~PAST_MASK) & t.mask & ~(<uint64_t> (BUCKET - 1)))
+    cdef Entry *slot = NULL
+    cdef int i, w = log2_work(work)
+    t.stores += 1
+    for i in range(BUCKET):
+        if b[i].gen == t.gen and b[i].key == key:
+            if b[i].lo > lo:
+                lo = b[i].lo
+            if b[i].hi < hi:
+                hi = b[i].hi
+            if lo > hi:             # cannot happen for one key; keep the new bounds if it did
+                lo = hi
+            b[i].lo = lo
+            b[i].hi = hi
+            if best >= 0:
+                b[i].best = best
+            if w > b[i].work:
+                b[i].work = w
+            return
+    for i in range(BUCKET):
+        if b[i].gen != t.gen:
+            slot = b + i
+            break
+    if slot == NULL:
+        slot = b
+        for i in range(1, BUCKET):
+            if b[i].work < slot.work:
+                slot = b + i
+        t.replaced += 1
+    slot.key = key
+    slot.lo = lo
+    slot.hi = hi
+    slot.gen = t.gen
+    slot.best = best
+    slot.work = w

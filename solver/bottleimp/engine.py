@@ -1,0 +1,174 @@
+"""The double-dummy engine: states of the rules engine in, exact values, lines and card values out.
+
+:class:`Engine` wraps the Cython core (``_core.Core``, one transposition table) and speaks
+the language of :mod:`.state`: a play-phase :class:`State` of Lopaka or Glitzerhaus.  It
+answers
+
+* :meth:`Engine.bounds` - the value, or proven bounds when a budget stops the search;
+* :meth:`Engine.line` - an optimal line to the end of the round, the lowest of equally good
+  cards at each turn (IMP-RULES §8), which replays to the value;
+* :meth:`Engine.card_values` - every legal card with its exact value (or bounds).
+
+Every answer is checked against the pure-Python reference (:mod:`.reference`) by the tests.
+
+>>> from .deal import deal
+>>> from .rules import Rules
+>>> from .state import Pass
+>>> start = deal(42, Rules("lopaka")).start().apply(Pass(1, 18))
+>>> Engine().value(start)
+-26
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+from ..errors import InputError
+from .cards import DECK, START_PRICE
+from .state import Play, State
+from ._core import Core, FLAGS, INFINITY
+
+#: card number -> index 0-35 (the order of the numbers, 19 left out)
+INDEX = {n: i for i, n in enumerate(DECK)}
+#: the default table: 2**20 entries of 16 bytes (16 MiB)
+DEFAULT_LOG2_ENTRIES = 20
+
+
+class NotPlayPhase(InputError):
+    """A state the engine does not value: the setup phase, the base game."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What a search proved: ``lower <= value <= upper``; exact when they meet."""
+
+    lower: int
+    upper: int
+    nodes: int
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        return self.lower == self.upper
+
+    @property
+    def value(self) -> Optional[int]:
+        return self.lower if self.exact else None
+
+
+class Budget:
+    """A node limit and a deadline shared by several searches (0 / None: no limit)."""
+
+    def __init__(self, max_nodes: int = 0, timeout: Optional[float] = None):
+        self.max_nodes = max_nodes or 0
+        self.deadline = time.monotonic() + timeout if timeout else 0.0
+        self.used = 0
+
+    def nodes_left(self) -> int:
+        if not self.max_nodes:
+            return 0
+        return max(1, self.max_nodes - self.used)
+
+    @property
+    def spent(self) -> bool:
+        return bool(self.max_nodes and self.used >= self.max_nodes) or bool(
+            self.deadline and time.monotonic() >= self.deadline)
+
+
+class Engine:
+    """One core and its table; see the module's doc.  Not thread-safe: one per thread/process."""
+
+    def __init__(self, log2_entries: int = DEFAULT_LOG2_ENTRIES, techniques=None):
+        self.core = Core(log2_entries)
+        if techniques is not None:
+            self.core.flags = sum(FLAGS[t] for t in techniques)
+
+    # ----------------------------------------------------------- loading
+    def load(self, state: State) -> None:
+        if not state.rules.two_player:
+            raise NotPlayPhase("the double-dummy value is defined for Lopaka and Glitzerhaus; the base game's is "
+                               "out of scope (IMP-RULES §8)")
+        if state.in_setup:
+            raise NotPlayPhase("the engine values play-phase positions; the setup is a matrix game of them")
+        rules = state.rules
+        table = rules.table
+        letters = list(table.suit_names)
+        self.core.set_rules(rules.variant == "glitzerhaus", [table.coins(n) for n in DECK],
+                            [letters.index(table.suit(n)) for n in DECK], table.coins_of(state.devil))
+        hands = [sum(1 << INDEX[c] for c in h) for h in state.hands]
+        won = [table.coins_of(w) for w in state.won]
+        pidx = 18 if state.price == START_PRICE else INDEX[state.price]
+        self.core.set_position(hands, [INDEX[c] for c in state.trick], pidx,
+                               -1 if state.holder is None else state.holder, state.leader, won)
+
+    # ----------------------------------------------------------- values
+    def bounds(self, state: State, budget: Budget = None, lower: int = -INFINITY, upper: int = INFINITY,
+               guess: int = 0) -> Bounds:
+        """The value of a play-phase position, or the bounds proven within ``budget``."""
+        if state.finished:
+            return Bounds(state.value(), state.value(), 0, 0.0)
+        self.load(state)
+        budget = budget or Budget()
+        start, nodes0 = time.perf_counter(), self.core.nodes
+        lo, hi = self.core.solve(guess, lower, upper, budget.nodes_left(), budget.deadline)
+        nodes = self.core.nodes - nodes0
+        budget.used += nodes
+        return Bounds(lo, hi, nodes, time.perf_counter() - start)
+
+    def value(self, state: State) -> int:
+        """The exact value (no budget)."""
+        return self.bounds(state).lower
+
+    def at_least(self, state: State, target: int, budget: Budget = None) -> Optional[bool]:
+        """Is the value >= ``target``?  None when the budget stopped the test."""
+        if state.finished:
+            return state.value() >= target
+        self.load(state)
+        budget = budget or Budget()
+        nodes0 = self.core.nodes
+        v = self.core.test(target - 1, target, budget.nodes_left(), budget.deadline)
+        budget.used += self.core.nodes - nodes0
+        return None if v is None else v >= target
+
+    def line(self, state: State, value: int = None, budget: Budget = None) -> Optional[list]:
+        """An optimal line from ``state`` to the end (the lowest of equally good cards at each
+        turn), as :class:`Play` actions; None when the budget ran out first."""
+        if value is None:
+            b = self.bounds(state, budget)
+            if not b.exact:
+                return None
+            value = b.lower
+        out = []
+        while not state.finished:
+            cards = state.legal_cards()
+            chosen = cards[0] if len(cards) == 1 else None
+            if chosen is None:
+                maximiser = state.seats[state.turn] == "A"
+                for card in cards:
+                    child = state.apply(Play(card))
+                    # A's card is best when its child is worth >= value; B's when <= value
+                    ok = self.at_least(child, value, budget) if maximiser else self._at_most(child, value, budget)
+                    if ok is None:
+                        return None
+                    if ok:
+                        chosen = card
+                        break
+                if chosen is None:
+                    raise AssertionError(f"no card keeps the value {value}: the engine disagrees with itself")
+            out.append(Play(chosen))
+            state = state.apply(Play(chosen))
+        if state.value() != value:
+            raise AssertionError(f"the line ends at {state.value()}, not at the value {value}")
+        return out
+
+    def _at_most(self, state: State, target: int, budget: Budget) -> Optional[bool]:
+        above = self.at_least(state, target + 1, budget)
+        return None if above is None else not above
+
+    def card_values(self, state: State, budget: Budget = None) -> list:
+        """``[(card, Bounds)]`` for every legal card, in card order."""
+        return [(card, self.bounds(state.apply(Play(card)), budget)) for card in state.legal_cards()]
+
+    def stats(self) -> dict:
+        return self.core.stats()
