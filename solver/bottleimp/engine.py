@@ -104,17 +104,43 @@ class Engine:
 
     # ----------------------------------------------------------- values
     def bounds(self, state: State, budget: Budget = None, lower: int = -INFINITY, upper: int = INFINITY,
-               guess: int = 0) -> Bounds:
-        """The value of a play-phase position, or the bounds proven within ``budget``."""
+               guess: int = 0, progress=None) -> Bounds:
+        """The value of a play-phase position, or the bounds proven within ``budget``.
+
+        ``progress``, if given, is called after every null-window test with
+        ``(lower, upper, nodes)`` proven so far (the driver then runs test by test from
+        Python; the answer is the same)."""
         if state.finished:
             return Bounds(state.value(), state.value(), 0, 0.0)
         self.load(state)
         budget = budget or Budget()
         start, nodes0 = time.perf_counter(), self.core.nodes
-        lo, hi = self.core.solve(guess, lower, upper, budget.nodes_left(), budget.deadline)
+        if progress is None:
+            lo, hi = self.core.solve(guess, lower, upper, budget.nodes_left(), budget.deadline)
+        else:
+            lo, hi = self._stepwise(guess, lower, upper, budget, nodes0, progress)
         nodes = self.core.nodes - nodes0
         budget.used += nodes
         return Bounds(lo, hi, nodes, time.perf_counter() - start)
+
+    def _stepwise(self, guess, lo, hi, budget, nodes0, progress):
+        fast_lo, fast_hi = self.core.bounds()
+        lo, hi = max(lo, fast_lo), min(hi, fast_hi)
+        g = min(max(guess, lo), hi)
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            left = budget.max_nodes - budget.used - (self.core.nodes - nodes0) if budget.max_nodes else 0
+            if budget.max_nodes and left <= 0:
+                break
+            g = self.core.test(beta - 1, beta, left, budget.deadline)
+            if g is None:
+                break
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+            progress(lo, hi, self.core.nodes - nodes0)
+        return lo, hi
 
     def value(self, state: State) -> int:
         """The exact value (no budget)."""
