@@ -114,6 +114,9 @@ class Engine:
             return Bounds(state.value(), state.value(), 0, 0.0)
         self.load(state)
         budget = budget or Budget()
+        total = state.rules.table.total            # no margin reaches the coins of the whole deck
+        fast_lo, fast_hi = self.core.bounds()       # (at a trick boundary; else infinite)
+        lower, upper = max(lower, fast_lo, -total), min(upper, fast_hi, total)
         start, nodes0 = time.perf_counter(), self.core.nodes
         if progress is None:
             lo, hi = self.core.solve(guess, lower, upper, budget.nodes_left(), budget.deadline)
@@ -124,8 +127,6 @@ class Engine:
         return Bounds(lo, hi, nodes, time.perf_counter() - start)
 
     def _stepwise(self, guess, lo, hi, budget, nodes0, progress):
-        fast_lo, fast_hi = self.core.bounds()
-        lo, hi = max(lo, fast_lo), min(hi, fast_hi)
         g = min(max(guess, lo), hi)
         while lo < hi:
             beta = g + 1 if g == lo else g
