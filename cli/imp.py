@@ -1,4 +1,4 @@
-"""``scoundrel-solve imp``: The Bottle Imp's commands (deal, replay, value, play).
+"""``scoundrel-solve imp``: The Bottle Imp's commands (deal, replay, value, solve, hint, play).
 
 Thin, as the Scoundrel commands are: parse the options, call the library
 (:mod:`scoundrel_solver.bottleimp`, whose ``answers`` build every JSON answer),
@@ -15,6 +15,7 @@ from scoundrel_solver.bottleimp.answers import deal_answer, replay_answer, repla
 from . import imp_text
 from .imp_options import ImpOptions, imp_options, pretty_option, print_json
 from .imp_play import play_command
+from .imp_solve import hint_command, solve_command
 from .options import json_option, usage_error
 
 IMP_HELP = """The Bottle Imp (Der Flaschenteufel): deals, lines of play, a game in the terminal.
@@ -30,6 +31,8 @@ Examples:
   scoundrel-solve imp replay --variant lopaka --seed 42 --line "pass 1 18 | 36 37 31" --steps
   scoundrel-solve imp replay --variant glitzerhaus --seed 0 --line "s1 3/17 33/6" --json
   scoundrel-solve imp play --variant lopaka --seed 42
+  scoundrel-solve imp solve --seed 42 --moves "pass 1 18"
+  scoundrel-solve imp hint --seed 42 --moves "pass 1 18" --explain 36
   scoundrel-solve imp value --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
 """
 
@@ -201,3 +204,5 @@ MAX_POSITION_BYTES = 1_000_000
 
 
 imp_group.add_command(play_command)
+imp_group.add_command(solve_command)
+imp_group.add_command(hint_command)

@@ -165,3 +165,198 @@ def position_lines(state: State, pretty: bool = False, hide=None) -> list:
         else:
             out.append(f"Trick {state.tricks_done + 1}: {to_play} to lead{where}.")
     return out
+
+
+# ------------------------------------------------------- solve and hint
+def bound(v) -> str:
+    """A proven bound or value of a margin: ``+12``, ``−3``, ``0``, ``?``."""
+    return "?" if v is None else signed(v)
+
+
+def fraction(x) -> str:
+    """A matrix game's figure: ``+32`` when whole, else ``1319/19 (+69.42)``."""
+    from fractions import Fraction
+    x = Fraction(x)
+    if x.denominator == 1:
+        return signed(x.numerator)
+    return f"{num(x.numerator)}/{x.denominator} ({MINUS if x < 0 else '+'}{abs(float(x)):.2f})"
+
+
+def probability(p) -> str:
+    return str(p) if p.denominator != 1 else ("1" if p == 1 else "0")
+
+
+def _value_line(lower, upper, exact: bool, what: str) -> str:
+    if lower == upper:
+        return f"{what}: {fraction(lower)}" + ("" if exact else " (under the method above, NOT exact)")
+    return f"{what}: NOT PROVEN, between {fraction(lower)} and {fraction(upper)} (a limit stopped the search)"
+
+
+def _option(game, o, table, pretty) -> str:
+    if game.kind == "exchange":
+        return cards([o], table, pretty)
+    return f"stack {o}"
+
+
+def game_lines(game, table, pretty: bool = False) -> list:
+    """A matrix game: its cells (bounds ``lo..hi`` where unfinished), its value, the
+    equilibrium, the pure maximin and minimax."""
+    exchange = game.kind == "exchange"
+    what = "The exchange" if exchange else "The open stacks"
+    choice = "passes" if exchange else "open stack"
+    out = [f"{what} as a matrix game (both choose at once; margin A {MINUS} B after each pair, double dummy; "
+           f"rows: A's {choice}, columns: B's):"]
+
+    def cell(i, j):
+        lo, hi = game.lower[i][j], game.upper[i][j]
+        return num(lo) if lo == hi else f"{num(lo)}..{num(hi)}"
+    labels_r = [cards([o], table, pretty) for o in game.rows]
+    labels_c = [cards([o], table, pretty) for o in game.columns]
+    texts = [[cell(i, j) for j in range(len(game.columns))] for i in range(len(game.rows))]
+    width = max([len(t) for row in texts for t in row] + [len(c) for c in labels_c]) + 1
+    left = max(len(x) for x in labels_r + ["A\\B"]) + 2
+    out.append(" " * 2 + "A\\B".ljust(left) + "".join(c.rjust(width) for c in labels_c))
+    for label, row in zip(labels_r, texts):
+        out.append(" " * 2 + label.ljust(left) + "".join(t.rjust(width) for t in row))
+    lo, hi = game.value_bounds
+    out.append(_value_line(lo, hi, True, "Value of the game (mixed equilibrium)"))
+    mixes = game.mixes
+    if mixes is not None:
+        parts = [f"{seat} {'passes' if exchange else 'opens'} " +
+                 ", ".join(f"{_option(game, o, table, pretty)} ({probability(p)})" for o, p in mixes[seat])
+                 for seat in ("A", "B")]
+        out.append("Equilibrium: " + "; ".join(parts) + ".")
+    for seat, name in (("A", "maximin (A's best guaranteed"), ("B", "minimax (B's best guaranteed")):
+        option, lo, hi = game.pure_best(seat)
+        pick = "pass" if exchange else "stack"
+        figure = signed(lo) if lo == hi else f"between {signed(lo)} and {signed(hi)}"
+        shown = "" if option is None else f"{_option(game, option, table, pretty)}, "
+        out.append(f"Pure {name} {pick}): {shown}{figure}")
+    return out
+
+
+def _end_lines(analysis, pretty: bool) -> list:
+    final = analysis.final
+    rules = analysis.state.rules
+    out = []
+    if final is None:
+        out.append("Line: not known (the value is not proven)")
+        return out
+    scores = analysis.scores
+    holder = seat_name(rules, analysis.holder)
+    out.append(f"At the end of the line: A {num(scores['A'])}, B {num(scores['B'])} (margin "
+               f"{signed(final.value())}); the bottle ends with {holder}.")
+    line = analysis.line
+    from scoundrel_solver.bottleimp.notation import format_line, line_of
+    out.append("Line: " + (format_line(line_of(analysis.state, line), rules.table, pretty) or "(the round is over)"))
+    return out
+
+
+def solve_lines(analysis, title_text: str, moves: str, pretty: bool = False) -> list:
+    """``imp solve`` for people: the value (margin A − B), the matrix game if any, the
+    scores and holder at the end of the principal line, the line, the search's figures."""
+    state = analysis.state
+    table = state.rules.table
+    out = [title_text, "Moves: " + (moves or "(none)")]
+    out += position_lines(state, pretty)
+    out.append("")
+    if analysis.game is not None or len(analysis.parts) > 1:
+        out.append(f"Method: {analysis.method}" + ("" if analysis.exact else " (NOT exact)") + ":")
+        for p in analysis.parts:
+            out.append(f"  {p.part}: {p.method} [{'exact' if p.exact else 'not exact'}]")
+    if analysis.setup:
+        from scoundrel_solver.bottleimp.notation import format_line, line_of
+        out.append("Setup by the policy: " + format_line(line_of(state, analysis.setup), table, pretty))
+    if analysis.game is not None:
+        out += game_lines(analysis.game, table, pretty)
+        if analysis.choice is not None:
+            a, b, p = analysis.game.pair
+            out.append(f"Most likely pair: {analysis.choice} (probability {probability(p)}); the line follows it.")
+    else:
+        out.append(_value_line(analysis.lower, analysis.upper, analysis.exact,
+                               f"Value (margin A {MINUS} B, double dummy)"))
+    out += _end_lines(analysis, pretty)
+    out.append(f"Search: {analysis.nodes:,} nodes, {analysis.seconds:.2f} s.")
+    return out
+
+
+def hint_lines(h, title_text: str, moves: str, pretty: bool = False, explained=None) -> list:
+    """``imp hint`` for people: every card (or setup choice), best first, and ``--explain``."""
+    state = h.state
+    rules = state.rules
+    table = rules.table
+    out = [title_text, "Moves: " + (moves or "(none)")]
+    out += position_lines(state, pretty)
+    out.append("")
+    if hasattr(h, "cards"):
+        if not h.cards:
+            out.append("The round is over: nothing to play.")
+        else:
+            who = seat_name(rules, h.to_play)
+            aim = "his rule" if state.lopaka_to_play else (
+                "aims for the highest margin" if h.to_play == "A" else "aims for the lowest margin")
+            out.append(f"{who} to play ({aim}); margin A {MINUS} B after each card, best first:")
+            for f in h.cards:
+                figure = signed(f.lower) if f.exact else f"{signed(f.lower)}..{signed(f.upper)} (not finished)"
+                mark = "  best" if f.card == h.best else ""
+                out.append(f"  {cards([f.card], table, pretty):>4}  {figure}{mark}")
+            if h.exact:
+                out.append(f"Every card exact ({h.nodes:,} nodes, {h.seconds:.2f} s).")
+            else:
+                out.append(f"Not every card finished within {h.time:g} s: bounds shown ({h.nodes:,} nodes); "
+                           f"--time 0 for no limit.")
+    else:
+        game = h.game
+        out += game_lines(game, table, pretty)
+        for seat in ("A", "B"):
+            other = "B" if seat == "A" else "A"
+            pick = "pass" if game.kind == "exchange" else "open"
+            out.append(f"{seat}'s {'passes' if pick == 'pass' else 'open stacks'}, best first for {seat} "
+                       f"(margin A {MINUS} B):")
+            out.append(f"  {pick:>6}  {'against ' + other + chr(39) + 's mix':>18}  {'guaranteed':>10}  probability")
+            for f in h.options[seat]:
+                against = "?" if f.against_mix is None else fraction(f.against_mix)
+                worst = signed(f.guaranteed_lower) if f.guaranteed_lower == f.guaranteed_upper else \
+                    f"{signed(f.guaranteed_lower)}..{signed(f.guaranteed_upper)}"
+                prob = "?" if f.probability is None else probability(f.probability)
+                label = cards([f.option], table, pretty) if game.kind == "exchange" else str(f.option)
+                out.append(f"  {label:>6}  {against:>18}  {worst:>10}  {prob}")
+        if not h.exact:
+            out.append(f"The matrix is not finished within {h.time:g} s: cells shown as bounds, no equilibrium; "
+                       f"--time 0 for no limit.")
+    if explained is not None:
+        out.append("")
+        out += explain_lines(explained, pretty)
+    return out
+
+
+def explain_lines(e, pretty: bool = False) -> list:
+    """``--explain CARD``: both lines trick by trick to where they part, and the values."""
+    state = e.state
+    rules = state.rules
+    table = rules.table
+    who = seat_name(rules, state.turn_name)
+    c = cards([e.card], table, pretty)
+    b = cards([e.best], table, pretty)
+    if e.card == e.best or e.cost == 0:
+        head = (f"{c} is the best card" if e.card == e.best else f"{c} is as good as the best card {b}") + \
+            f": margin {signed(e.card_value)}."
+    else:
+        head = f"{who} plays {c}: margin {signed(e.card_value)}, against {signed(e.best_value)} after the best card " \
+               f"{b}; {c} costs {who} {e.cost}."
+    out = [f"Explain {c}. " + head]
+    if e.card != e.best:
+        width = max([len(cards(t.best_cards, table, pretty)) for t in e.tricks] + [12]) + 2
+        out.append(f"  trick  {('after ' + b).ljust(width)} margin so far   {('after ' + c).ljust(width)} margin so far")
+        for t in e.tricks:
+            out.append(f"  {t.number:>5}  {cards(t.best_cards, table, pretty).ljust(width)} {signed(t.best_margin):>13}"
+                       f"   {cards(t.card_cards, table, pretty).ljust(width)} {signed(t.card_margin):>13}")
+        if e.diverges_at is not None:
+            out.append(f"The margins part after trick {e.diverges_at}.")
+        else:
+            out.append("The margins never part: the two lines are worth the same.")
+    from scoundrel_solver.bottleimp.notation import format_line, line_of
+    out.append(f"Line after {b}: " + format_line(line_of(state, e.best_line), table, pretty))
+    if e.card != e.best:
+        out.append(f"Line after {c}: " + format_line(line_of(state, e.card_line), table, pretty))
+    return out

@@ -2,7 +2,8 @@
 
 The command line and (later) the HTTP service both call these and print or send the
 dict; neither builds an answer itself.  Every dict validates against the project's
-schema (``$defs/imp-deal``, ``imp-replay``, ``imp-position``, ``imp-value``).
+schema (``$defs/imp-deal``, ``imp-replay``, ``imp-position``, ``imp-value``, ``imp-solve``,
+``imp-hint``).
 
 >>> from .rules import Rules
 >>> answer = replay_answer(deal(42, Rules("lopaka")), "pass 1 18 | 36 37 31")
@@ -11,7 +12,11 @@ schema (``$defs/imp-deal``, ``imp-replay``, ``imp-position``, ``imp-value``).
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
+from .analysis import (DEFAULT_HINT_TIME, Analysis, CardHint, Explanation, MatrixGame, explain, hint, solve)
 from .deal import Deal, deal  # noqa: F401  (deal: used by the example above)
+from .engine import Budget
 from .notation import format_line, line_of, parse_line, replay
 from .position import position_dict
 from .reference import NoValueError, solve_reference
@@ -100,4 +105,125 @@ def value_answer(state: State, max_cards: int = MAX_REFERENCE_CARDS) -> dict:
             "position": position_dict(state)}
 
 
-__all__ = ["deal_answer", "replay_answer", "trick_records", "value_answer"]
+# ------------------------------------------------------- double dummy
+def position_after(start: State, moves_text: str) -> tuple:
+    """``(state, moves)``: the position after the line prefix ``moves_text`` from ``start``
+    (every move checked) and the prefix as the notation writes it."""
+    segments = parse_line(moves_text, start.rules)
+    state = replay(start, segments)[-1]
+    return state, format_line(line_of(start, [a for s in segments for a in s]))
+
+
+def fraction_json(x) -> dict:
+    """An exact fraction as the answers write it: ``{"fraction": "3/7", "float": 0.428...}``."""
+    x = Fraction(x)
+    return {"fraction": str(x), "float": float(x)}
+
+
+def _number(x):
+    """A value as a JSON number: an int when whole, else a float (the fraction is given beside)."""
+    if x is None:
+        return None
+    x = Fraction(x)
+    return x.numerator if x.denominator == 1 else float(x)
+
+
+def game_json(game: MatrixGame) -> dict:
+    """A matrix game (the exchange, the open stacks): the cells' values (or bounds), the
+    equilibrium, the game's value, the pure maximin and minimax, the most likely pair."""
+    out = {"kind": game.kind, "method": game.method, "rows": list(game.rows), "columns": list(game.columns),
+           "exact": game.exact, "matrix": [list(r) for r in game.matrix] if game.exact else None}
+    if not game.exact:
+        out["lower"] = [list(r) for r in game.lower]
+        out["upper"] = [list(r) for r in game.upper]
+    lo, hi = game.value_bounds
+    out.update({"value": fraction_json(game.value) if game.exact else None,
+                "value_lower": fraction_json(lo), "value_upper": fraction_json(hi)})
+    mixes = game.mixes
+    out["equilibrium"] = None if mixes is None else {
+        seat: [{"option": o, "probability": fraction_json(p)} for o, p in mix] for seat, mix in mixes.items()}
+    for key, seat in (("maximin", "A"), ("minimax", "B")):
+        option, lo, hi = game.pure_best(seat)
+        out[key] = {"option": option, "value": lo if lo == hi else None, "lower": lo, "upper": hi}
+    pair = game.pair
+    out["pair"] = None if pair is None else {"A": pair[0], "B": pair[1], "probability": fraction_json(pair[2])}
+    out.update({"nodes": game.nodes, "seconds": round(game.seconds, 6)})
+    return out
+
+
+def _head(kind: str, start: State, moves: str, state: State, seed, blocks) -> dict:
+    rules = state.rules
+    out = {"type": kind, "variant": rules.variant, "cards": rules.cards, "seed": seed, "deal": blocks}
+    if blocks is None:
+        out["start"] = position_dict(start)
+    out.update({"moves": moves, "position": position_dict(state), "to_play": state.turn_name})
+    return out
+
+
+def solve_json(analysis: Analysis, start: State, moves: str, seed=None, blocks=None) -> dict:
+    """``imp solve --json`` of an :class:`Analysis` of the position after ``moves`` from ``start``."""
+    out = _head("imp-solve", start, moves, analysis.state, seed, blocks)
+    out.update({"value": _number(analysis.value), "lower": _number(analysis.lower), "upper": _number(analysis.upper),
+                "exact": analysis.exact, "method": analysis.method,
+                "parts": [{"part": p.part, "method": p.method, "exact": p.exact} for p in analysis.parts],
+                "scores": analysis.scores, "holder": analysis.holder, "line": analysis.line_text,
+                "line_value": analysis.line_value, "nodes": analysis.nodes, "seconds": round(analysis.seconds, 6)})
+    if analysis.game is not None:
+        out["value_fraction"] = None if analysis.value is None else str(Fraction(analysis.value))
+        out["game"] = game_json(analysis.game)
+    if analysis.setup:
+        out["setup"] = format_line(line_of(analysis.state, analysis.setup))
+    return out
+
+
+def solve_answer(start: State, moves_text: str = "", seed=None, blocks=None, max_nodes: int = 0, timeout=None,
+                 workers: int = None, progress=None) -> dict:
+    """``imp solve --json``: the position after ``moves_text`` solved (:func:`analysis.solve`)."""
+    state, moves = position_after(start, moves_text)
+    analysis = solve(state, Budget(max_nodes or 0, timeout), progress, workers)
+    return solve_json(analysis, start, moves, seed, blocks)
+
+
+def explain_json(e: Explanation) -> dict:
+    return {"card": e.card, "best": e.best, "card_value": e.card_value, "best_value": e.best_value, "cost": e.cost,
+            "diverges_at": e.diverges_at, "card_line": e.card_line_text, "best_line": e.best_line_text,
+            "tricks": [{"number": t.number, "best": {"cards": list(t.best_cards), "margin": t.best_margin},
+                        "card": {"cards": list(t.card_cards), "margin": t.card_margin}} for t in e.tricks]}
+
+
+def hint_json(h, start: State, moves: str, seed=None, blocks=None, explained: Explanation = None) -> dict:
+    """``imp hint --json`` of a :class:`CardHint` or :class:`SetupHint` (and ``--explain``)."""
+    out = _head("imp-hint", start, moves, h.state, seed, blocks)
+    out.update({"exact": h.exact, "time": h.time})
+    if isinstance(h, CardHint):
+        out.update({"kind": "cards", "best": h.best,
+                    "actions": [{"card": f.card, "value": f.value, "lower": f.lower, "upper": f.upper, "exact": f.exact}
+                              for f in h.cards],
+                    "nodes": h.nodes, "seconds": round(h.seconds, 6)})
+    else:
+        game = h.game
+        out.update({"kind": game.kind, "game": game_json(game), "options": {
+            seat: [{"option": f.option,
+                    "probability": None if f.probability is None else fraction_json(f.probability),
+                    "against_mix": None if f.against_mix is None else fraction_json(f.against_mix),
+                    "guaranteed": f.guaranteed_lower if f.guaranteed_lower == f.guaranteed_upper else None,
+                    "guaranteed_lower": f.guaranteed_lower, "guaranteed_upper": f.guaranteed_upper}
+                   for f in figures] for seat, figures in h.options.items()},
+            "nodes": game.nodes, "seconds": round(game.seconds, 6)})
+    if explained is not None:
+        out["explain"] = explain_json(explained)
+    return out
+
+
+def hint_answer(start: State, moves_text: str = "", seed=None, blocks=None, seconds: float = DEFAULT_HINT_TIME,
+                max_nodes: int = 0, explain_card: int = None, workers: int = None, progress=None) -> dict:
+    """``imp hint --json``: every legal card (or setup choice) of the position after
+    ``moves_text``, and with ``explain_card`` the explanation of that card."""
+    state, moves = position_after(start, moves_text)
+    explained = None if explain_card is None else explain(state, explain_card)
+    h = hint(state, seconds, max_nodes, progress, workers)
+    return hint_json(h, start, moves, seed, blocks, explained)
+
+
+__all__ = ["deal_answer", "explain_json", "fraction_json", "game_json", "hint_answer", "hint_json", "position_after",
+           "replay_answer", "solve_answer", "solve_json", "trick_records", "value_answer"]

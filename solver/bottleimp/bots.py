@@ -4,10 +4,11 @@
 * ``lopaka-rule``: the dummy's rule of §3.4 used as a player (his highest card when leading;
   else the highest legal card that would win the trick as it lies, else the lowest).
 * ``greedy``: the heuristic of :class:`GreedyBot` below.
+* ``double-dummy``: :class:`DoubleDummyBot`, the engine's best card; it **sees every card**
+  (the opponent's hand and the devil's trick too), so it is a yardstick, not a fair opponent.
 
 Setup choices of ``lopaka-rule`` and ``greedy`` are :func:`low_cards_setup`: the dummy's
-rule says nothing about passing.  None of them is good; the engine of the next issue
-will be.
+rule says nothing about passing.
 
 >>> from .deal import deal
 >>> from .rules import Rules
@@ -117,11 +118,32 @@ class GreedyBot:
         return max(legal)
 
 
-BOTS = {"random": RandomBot, "lopaka-rule": LopakaRuleBot, "greedy": GreedyBot}
+class DoubleDummyBot:
+    """The double-dummy engine as a player: it sees every card and plays the best card of
+    the position, the lowest of equally good ones (:func:`.analysis.best_card`).  Setup: in
+    Lopaka's exchange and Glitzerhaus's open stacks its most likely choice of the exact matrix
+    game's equilibrium (a pure choice: it does not mix); in Glitzerhaus's discard-and-pass steps
+    the low-cards setup policy (:func:`.analysis.setup_choice`).  Lopaka and Glitzerhaus only."""
+
+    name = "double-dummy"
+
+    def __init__(self, seed: int = 0):
+        pass
+
+    def choose_setup(self, state: State, seat: int):
+        from .analysis import setup_choice      # the engine is loaded when this bot first plays
+        return setup_choice(state, seat)
+
+    def choose_card(self, state: State) -> int:
+        from .analysis import best_card
+        return best_card(state)
+
+
+BOTS = {"random": RandomBot, "lopaka-rule": LopakaRuleBot, "greedy": GreedyBot, "double-dummy": DoubleDummyBot}
 
 
 def make_bot(name: str, seed: int = 0):
-    """A bot by name (``random``, ``lopaka-rule``, ``greedy``)."""
+    """A bot by name (``random``, ``lopaka-rule``, ``greedy``, ``double-dummy``)."""
     if name not in BOTS:
         raise BotError(f"bad bot {name!r}: choose one of {', '.join(BOTS)}")
     return BOTS[name](seed)
@@ -145,4 +167,4 @@ def play_out(state: State, bots: dict) -> list:
     return actions
 
 
-__all__ = ["BOTS", "BotError", "GreedyBot", "LopakaRuleBot", "RandomBot", "low_cards_setup", "make_bot", "play_out"]
+__all__ = ["BOTS", "BotError", "DoubleDummyBot", "GreedyBot", "LopakaRuleBot", "RandomBot", "low_cards_setup", "make_bot", "play_out"]

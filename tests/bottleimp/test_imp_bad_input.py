@@ -52,8 +52,8 @@ for cmd, base in COMMANDS.items():
         case(f"{cmd}-json-bad-players", *base, *DEAL42, "--variant", "base", "--players", "5", "--json",
              says="--players")
         case(f"{cmd}-json-bad-cards", *base, *DEAL42, "--cards", "x", "--json", says="--cards")
-case("imp-unknown-command", "imp", "solve", *DEAL42, says="solve")
-case("imp-unknown-command-json", "imp", "solve", *DEAL42, "--json", says="solve")
+case("imp-unknown-command", "imp", "solver", *DEAL42, says="solver")
+case("imp-unknown-command-json", "imp", "solver", *DEAL42, "--json", says="solver")
 case("imp-options-before-command", "imp", "--seed", "1", "deal", says="--seed")
 
 # ---------------------------------------------------------- --deal by hand

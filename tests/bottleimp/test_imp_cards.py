@@ -6,7 +6,8 @@ import pytest
 
 from scoundrel_solver.bottleimp import DECK, TABLES, CardError, Rules, RulesError, format_cards, parse_card
 
-MODULES = ["cards", "rules", "state", "deal", "notation", "position", "reference", "exchange", "bots", "answers"]
+MODULES = ["cards", "rules", "state", "deal", "notation", "position", "reference", "exchange", "bots", "answers",
+           "analysis"]
 
 
 @pytest.mark.parametrize("name", MODULES + [""])

@@ -1,0 +1,177 @@
+"""``scoundrel-solve imp solve`` and ``imp hint``: the double-dummy engine's answers.
+
+Thin: read the position (a deal and ``--moves``, or ``--position``), call the library
+(:mod:`scoundrel_solver.bottleimp.analysis`; ``answers`` builds the JSON), print.
+"""
+from __future__ import annotations
+
+import time
+
+import click
+
+from scoundrel_solver.bottleimp import CardError, parse_card
+from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME, explain, hint, solve
+from scoundrel_solver.bottleimp.answers import hint_json, position_after, solve_json
+from scoundrel_solver.bottleimp.engine import Budget
+from scoundrel_solver.progress import ProgressLine
+
+from . import imp_text
+from .imp_options import ImpOptions, imp_options, pretty_option, print_json
+from .options import MAX_NODES, Seconds, WholeNumber, json_option, progress_option, usage_error
+
+SOLVE_HELP = """The double-dummy value of a deal or a position (IMP-RULES §8), by the engine.
+
+Every hand and the devil's trick known, A maximising the margin A - B, B minimising
+it, Lopaka playing his rule.  Prints the value, both players' scores and the bottle's
+holder at the end of the principal line (ties: the lowest card), and the line: after
+--moves, so that the moves, " | " and the line replay the round (inside a trick, the line
+starts with the rest of it).
+
+\b
+What is solved:
+  play phase          the value by the engine's search (Lopaka from trick 1: 5-300 ms)
+  a whole Lopaka deal the exchange as an 11 x 11 matrix game of play-phase values,
+                      solved exactly: its mixed equilibrium and value, the pure maximin
+                      and minimax, then the line after the most likely pair of passes
+                      (121 solves over --workers processes: 1-6 s)
+  Glitzerhaus before  the 2 x 2 open-stack game of four play-phase values, exactly
+    'open'
+  Glitzerhaus before  NOT exact: the discard-and-pass steps not given are played by the
+    s1 or s2          low-cards setup policy (pass the lowest, discard the next lowest),
+                      then the exact open-stack game; the answer names the method
+
+--max-nodes / --timeout stop the searches: the answer is then the bounds proven, marked
+NOT PROVEN (JSON: "exact": false).  Bad input is one error line (exit 2).
+
+\b
+Examples:
+  scoundrel-solve imp solve --seed 42 --moves "pass 1 18"
+  scoundrel-solve imp solve --seed 42 --moves "pass 1 18 | 36" --json
+  scoundrel-solve imp solve --seed 42
+  scoundrel-solve imp solve --variant glitzerhaus --seed 7 --moves "s1 6/3 15/8 | s2 5/2 4/1"
+  scoundrel-solve imp solve --variant glitzerhaus --seed 7
+  scoundrel-solve imp solve --seed 2 --max-nodes 2000000
+  scoundrel-solve imp replay --seed 42 --line "pass 1 18 | 36 37 31" --json > mid.json
+  scoundrel-solve imp solve --position mid.json --moves "32"
+"""
+
+HINT_HELP = """Every legal card with its double-dummy margin A - B, best first (the deal known).
+
+In the play phase: each legal card of the player to move and the value after it
+(A aims for the highest, B for the lowest), exact within --time (default 2 s; 0: no
+limit) or else the bounds proven.  In Lopaka's exchange and Glitzerhaus's open stacks
+(both players choose at once): the matrix game and each pure choice of each player
+with its expected margin against the opponent's equilibrium mix and what it guarantees
+(the worst case).  Glitzerhaus's discard-and-pass steps have no hint (too many
+choices to solve exactly): give them in --moves.
+
+--explain CARD: the optimal line after CARD beside the best card's, trick by trick, up
+to the first trick where the margins so far part, with both values.
+
+\b
+Examples:
+  scoundrel-solve imp hint --seed 42 --moves "pass 1 18"
+  scoundrel-solve imp hint --seed 42 --moves "pass 1 18" --explain 36
+  scoundrel-solve imp hint --seed 42 --moves "pass 1 18 | 21 37" --json
+  scoundrel-solve imp hint --seed 42 --time 0
+  scoundrel-solve imp hint --variant glitzerhaus --seed 7 --moves "s1 6/3 15/8 | s2 5/2 4/1"
+"""
+
+
+def _position_options(f):
+    decorators = [
+        click.option("--moves", default="", metavar="LINE",
+                     help='Moves to play first: setup steps and tricks, " | " between them (a line prefix).'),
+        click.option("--position", "position_file", type=click.File("rb"), default=None, metavar="FILE",
+                     help="Start from this position (IMP-RULES §7 JSON, or a replay/value --json answer; - for "
+                          "stdin) instead of a deal: --moves continue it."),
+        click.option("--workers", type=WholeNumber(1, 64), default=None, metavar="N",
+                     help="Processes for a matrix game's solves [default: 2, or the cores if fewer]; 1: this one."),
+    ]
+    for decorator in reversed(decorators):
+        f = decorator(f)
+    return f
+
+
+def _start(game: ImpOptions, position_file):
+    """``(start state, seed, blocks, title)`` from the deal options or ``--position``."""
+    from .imp import read_position
+    if position_file is not None:
+        if game.seed is not None or game.deal is not None:
+            raise usage_error("--position is where the moves start: drop --seed and --deal")
+        start = read_position(position_file)
+        return start, None, None, imp_text.position_title(start.rules)
+    chosen = game.game()
+    return chosen.start(), chosen.seed, {k: list(v) for k, v in chosen.blocks.items()}, imp_text.title(chosen)
+
+
+def _reporter(line: ProgressLine):
+    """The analysis's progress, told on the progress line (None when the line is off, so the
+    engine runs its whole search at once)."""
+    if not line.enabled:
+        return None
+    t0 = time.perf_counter()
+
+    def report(p):
+        elapsed = time.perf_counter() - t0
+        if p.stage == "play":
+            told = f"solving: margin {imp_text.bound(p.lower)}..{imp_text.bound(p.upper)}"
+        elif p.stage == "hint":
+            told = f"hint: {p.done}/{p.total} cards exact"
+        else:
+            told = f"{p.stage} matrix game: {p.done}/{p.total} rows"
+        line.show(f"{told}, {p.nodes:,} nodes, {elapsed:.1f} s")
+    return report
+
+
+@click.command("solve", help=SOLVE_HELP)
+@imp_options
+@_position_options
+@click.option("--max-nodes", type=WholeNumber(1, MAX_NODES, "the search counts nodes in 64 bits"), default=None,
+              metavar="N", help="Stop after N nodes in all (a matrix game shares them equally among its cells); "
+                                "the answer is then marked NOT PROVEN.")
+@click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",
+              help="Stop after this many seconds; the answer is then marked NOT PROVEN.")
+@json_option
+@pretty_option
+@progress_option
+def solve_command(game: ImpOptions, moves, position_file, workers, max_nodes, timeout, as_json, pretty, progress):
+    start, seed, blocks, title = _start(game, position_file)
+    state, moves_text = position_after(start, moves)
+    with ProgressLine(enabled=progress) as line:
+        analysis = solve(state, Budget(max_nodes or 0, timeout), _reporter(line), workers)
+    if as_json:
+        print_json(solve_json(analysis, start, moves_text, seed, blocks))
+        return
+    for text in imp_text.solve_lines(analysis, title, moves_text, pretty):
+        click.echo(text)
+
+
+@click.command("hint", help=HINT_HELP)
+@imp_options
+@_position_options
+@click.option("--time", "seconds", type=Seconds(zero=True), default=DEFAULT_HINT_TIME, show_default=True,
+              metavar="SECONDS", help="Answer within this many seconds; what is unfinished is shown as proven "
+                                      "bounds.  0: until every figure is exact.")
+@click.option("--explain", "explain_card", default=None, metavar="CARD",
+              help="Also the line after CARD beside the best card's, to where it falls behind (play phase).")
+@json_option
+@pretty_option
+@progress_option
+def hint_command(game: ImpOptions, moves, position_file, workers, seconds, explain_card, as_json, pretty, progress):
+    start, seed, blocks, title = _start(game, position_file)
+    state, moves_text = position_after(start, moves)
+    card = None
+    if explain_card is not None:
+        try:
+            card = parse_card(explain_card, state.rules.table)
+        except CardError as exc:
+            raise CardError(f"--explain: {exc}") from None
+    with ProgressLine(enabled=progress) as line:
+        explained = None if card is None else explain(state, card)
+        answer = hint(state, seconds, 0, _reporter(line), workers)
+    if as_json:
+        print_json(hint_json(answer, start, moves_text, seed, blocks, explained))
+        return
+    for text in imp_text.hint_lines(answer, title, moves_text, pretty, explained):
+        click.echo(text)
