@@ -49,13 +49,18 @@ At the prompt:
 \b
 Bots: random (any legal card), lopaka-rule (the dummy's rule as a player),
 greedy (takes a trick it can win without buying the bottle, else sheds its
-highest card that loses; docs/bottleimp.md).
+highest card that loses; docs/bottleimp.md), double-dummy (the exact engine,
+which SEES EVERY CARD, yours too: the best card of each position, the lowest of
+equals; in the setup the most likely choice of the exact matrix game, and the
+low-cards policy for Glitzerhaus's s1/s2; Lopaka and Glitzerhaus only; it solves
+the exchange first, a few seconds).
 
 \b
 Examples:
   scoundrel-solve imp play --variant lopaka --seed 42
   scoundrel-solve imp play --variant glitzerhaus --seed 7 --as B --bot random
   scoundrel-solve imp play --variant base --players 4 --seed 3 --as 2
+  scoundrel-solve imp play --variant glitzerhaus --seed 0 --bot double-dummy
   printf 'pass 1\\nlook\\nquit\\n' | scoundrel-solve imp play --seed 42     (from a pipe)
 """
 
@@ -105,6 +110,8 @@ class Session:
         self.echo(imp_text.title(self.deal))
         others = ", ".join(f"{seat_name(self.rules, s)} {self.bot_name}" for i, s in enumerate(self.rules.seats)
                            if i != self.human and not (self.rules.variant == "lopaka" and s == "L"))
+        if self.bot_name == "double-dummy":
+            others += " (it sees every card)"
         dummy = "; Lopaka plays his rule" if self.rules.variant == "lopaka" else ""
         self.echo(f"You are {seat_name(self.rules, self.me)}; bots: {others}{dummy}.  Type help for the commands.")
         self.echo("")
@@ -388,7 +395,8 @@ class Session:
 @click.option("--as", "seat", default=None, metavar="SEAT",
               help="Your seat: A or B in the variants [default: A], 1-4 in the base game [default: 1].")
 @click.option("--bot", type=click.Choice(list(BOTS)), default="lopaka-rule", show_default=True,
-              help="The bots' way of playing (lopaka-rule is the strongest of the three).")
+              help="The bots' way of playing (lopaka-rule is the strongest of the simple three; double-dummy "
+                   "is the exact engine, which sees every card).")
 @click.option("--bot-seed", type=WholeNumber(0, 2 ** 32 - 1), default=0, show_default=True, metavar="N",
               help="Seed of the random bot (the same seed, the same game).")
 @pretty_option
@@ -405,6 +413,9 @@ def play_command(game, seat, bot, bot_seed, pretty):
         choices = "A or B" if rules.two_player else f"1 to {len(seats)}"
         raise usage_error(f"--as: bad seat {seat[:20]!r}: choose {choices}")
     check_seed(bot_seed, "--bot-seed")
+    if bot == "double-dummy" and not rules.two_player:
+        raise usage_error("--bot double-dummy plays Lopaka and Glitzerhaus: the base game has no double-dummy "
+                          "value here (IMP-RULES §8)")
     session = Session(chosen, seats.index(seat), bot, bot_seed, click.echo, pretty)
     terminal = Terminal()
     session.start()

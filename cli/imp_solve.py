@@ -48,8 +48,8 @@ Examples:
   scoundrel-solve imp solve --seed 42 --moves "pass 1 18"
   scoundrel-solve imp solve --seed 42 --moves "pass 1 18 | 36" --json
   scoundrel-solve imp solve --seed 42
-  scoundrel-solve imp solve --variant glitzerhaus --seed 7 --moves "s1 6/3 15/8 | s2 5/2 4/1"
-  scoundrel-solve imp solve --variant glitzerhaus --seed 7
+  scoundrel-solve imp solve --variant glitzerhaus --seed 0 --moves "s1 5/3 4/2 | s2 7/1 10/8"
+  scoundrel-solve imp solve --variant glitzerhaus --seed 0
   scoundrel-solve imp solve --seed 2 --max-nodes 2000000
   scoundrel-solve imp replay --seed 42 --line "pass 1 18 | 36 37 31" --json > mid.json
   scoundrel-solve imp solve --position mid.json --moves "32"
@@ -74,7 +74,7 @@ Examples:
   scoundrel-solve imp hint --seed 42 --moves "pass 1 18" --explain 36
   scoundrel-solve imp hint --seed 42 --moves "pass 1 18 | 21 37" --json
   scoundrel-solve imp hint --seed 42 --time 0
-  scoundrel-solve imp hint --variant glitzerhaus --seed 7 --moves "s1 6/3 15/8 | s2 5/2 4/1"
+  scoundrel-solve imp hint --variant glitzerhaus --seed 0 --moves "s1 5/3 4/2 | s2 7/1 10/8"
 """
 
 
@@ -128,7 +128,7 @@ def _reporter(line: ProgressLine):
 @imp_options
 @_position_options
 @click.option("--max-nodes", type=WholeNumber(1, MAX_NODES, "the search counts nodes in 64 bits"), default=None,
-              metavar="N", help="Stop after N nodes in all (a matrix game shares them equally among its cells); "
+              metavar="N", help="Stop after about N nodes in all (a matrix game shares them equally among its cells); "
                                 "the answer is then marked NOT PROVEN.")
 @click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",
               help="Stop after this many seconds; the answer is then marked NOT PROVEN.")

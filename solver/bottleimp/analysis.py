@@ -627,6 +627,20 @@ def _option_key(seat: str):
     return key
 
 
+def option_figures(game: MatrixGame) -> dict:
+    """``{"A": (OptionFigure, ...), "B": ...}``: every pure choice of each player of ``game``,
+    best first for that player (against the opponent's equilibrium mix, then what it
+    guarantees, then the lowest option)."""
+    options = {}
+    for seat, labels in (("A", game.rows), ("B", game.columns)):
+        figures = []
+        for i, option in enumerate(labels):
+            lo, hi = game.guaranteed(seat, i)
+            figures.append(OptionFigure(option, game.probability(seat, i), game.against_mix(seat, i), lo, hi))
+        options[seat] = tuple(sorted(figures, key=_option_key(seat)))
+    return options
+
+
 def hint_setup(state: State, seconds: float = DEFAULT_HINT_TIME, max_nodes: int = 0, progress: ProgressFn = None,
                workers: int = None) -> SetupHint:
     """Each player's pure choices of Lopaka's exchange or Glitzerhaus's open stacks, within
@@ -642,14 +656,7 @@ def hint_setup(state: State, seconds: float = DEFAULT_HINT_TIME, max_nodes: int 
                          f"deal with the low-cards setup policy)")
     else:
         raise NoAnalysis("setup hints are for Lopaka's exchange and Glitzerhaus's open stacks")
-    options = {}
-    for seat, labels in (("A", game.rows), ("B", game.columns)):
-        figures = []
-        for i, option in enumerate(labels):
-            lo, hi = game.guaranteed(seat, i)
-            figures.append(OptionFigure(option, game.probability(seat, i), game.against_mix(seat, i), lo, hi))
-        options[seat] = tuple(sorted(figures, key=_option_key(seat)))
-    return SetupHint(state, game, options, seconds)
+    return SetupHint(state, game, option_figures(game), seconds)
 
 
 def hint(state: State, seconds: float = DEFAULT_HINT_TIME, max_nodes: int = 0, progress: ProgressFn = None,
@@ -770,4 +777,4 @@ def setup_choice(state: State, seat: int, workers: int = None):
 __all__ = ["Analysis", "CardFigure", "CardHint", "DEFAULT_HINT_TIME", "EXCHANGE_METHOD", "Explanation", "MatrixGame",
            "NoAnalysis", "OPEN_METHOD", "OptionFigure", "PLAY_METHOD", "POLICY", "Part", "PlaySolve", "Progress",
            "SetupHint", "TrickPair", "best_card", "exchange_game", "explain", "hint", "hint_cards", "hint_setup",
-           "matrix_game", "open_stack_game", "policy_steps", "setup_choice", "shared_engine", "solve", "solve_play"]
+           "matrix_game", "open_stack_game", "option_figures", "policy_steps", "setup_choice", "shared_engine", "solve", "solve_play"]
