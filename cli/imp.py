@@ -13,7 +13,7 @@ from scoundrel_solver.bottleimp import format_line, line_of, parse_line, replay
 from scoundrel_solver.bottleimp.answers import deal_answer, replay_answer, replay_position_answer, value_answer
 
 from . import imp_text
-from .imp_options import ImpOptions, imp_options, pretty_option, print_json
+from .imp_options import ImpOptions, imp_options, pretty_option, print_json, read_position
 from .imp_play import play_command
 from .imp_solve import hint_command, solve_command
 from .options import json_option, usage_error
@@ -179,28 +179,6 @@ def value_command(game: ImpOptions, line: str, position_file, as_json, pretty):
         for action in answer["actions"]:
             click.echo(f"  {imp_text.cards([action['card']], table, pretty):>4}  {imp_text.signed(action['value'])}")
         click.echo("Optimal line: " + answer["line"])
-
-
-def read_position(handle):
-    """A §7 position from an open binary file (``--position``, ``-`` for stdin), every check made."""
-    from scoundrel_solver.bottleimp.position import position_from_json
-    from scoundrel_solver.errors import InputError
-    name = getattr(handle, "name", "-")
-    name = "standard input" if name in ("-", "<stdin>") or not isinstance(name, str) else name
-    try:
-        data = handle.read(MAX_POSITION_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read --position {name}: {exc.strerror or exc}") from None
-    if len(data) > MAX_POSITION_BYTES:
-        raise InputError(f"--position {name}: more than {MAX_POSITION_BYTES:,} bytes; a position is a few hundred")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"--position {name} is not UTF-8 text") from None
-    return position_from_json(text, f"--position {name}", answers=True)
-
-
-MAX_POSITION_BYTES = 1_000_000
 
 
 imp_group.add_command(play_command)

@@ -75,3 +75,25 @@ pretty_option = click.option("--pretty", is_flag=True, help="Write each card wit
 
 def print_json(obj: dict) -> None:
     click.echo(json_text(obj))
+
+
+def read_position(handle):
+    """A §7 position from an open binary file (``--position``, ``-`` for stdin), every check made."""
+    from scoundrel_solver.bottleimp.position import position_from_json
+    from scoundrel_solver.errors import InputError
+    name = getattr(handle, "name", "-")
+    name = "standard input" if name in ("-", "<stdin>") or not isinstance(name, str) else name
+    try:
+        data = handle.read(MAX_POSITION_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read --position {name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_POSITION_BYTES:
+        raise InputError(f"--position {name}: more than {MAX_POSITION_BYTES:,} bytes; a position is a few hundred")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"--position {name} is not UTF-8 text") from None
+    return position_from_json(text, f"--position {name}", answers=True)
+
+
+MAX_POSITION_BYTES = 1_000_000

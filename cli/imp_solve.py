@@ -9,14 +9,14 @@ import time
 
 import click
 
-from scoundrel_solver.bottleimp import CardError, parse_card
-from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME, explain, hint, solve
+from scoundrel_solver.bottleimp import CardError, InputError, parse_card
+from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME, NoAnalysis, explain, hint, solve
 from scoundrel_solver.bottleimp.answers import hint_json, position_after, solve_json
 from scoundrel_solver.bottleimp.engine import Budget
 from scoundrel_solver.progress import ProgressLine
 
 from . import imp_text
-from .imp_options import ImpOptions, imp_options, pretty_option, print_json
+from .imp_options import ImpOptions, imp_options, pretty_option, print_json, read_position
 from .options import MAX_NODES, Seconds, WholeNumber, json_option, progress_option, usage_error
 
 SOLVE_HELP = """The double-dummy value of a deal or a position (IMP-RULES §8), by the engine.
@@ -94,15 +94,20 @@ def _position_options(f):
 
 
 def _start(game: ImpOptions, position_file):
-    """``(start state, seed, blocks, title)`` from the deal options or ``--position``."""
-    from .imp import read_position
+    """``(start state, seed, blocks, title)`` from the deal options or ``--position`` (the
+    base game refused first: it has no double-dummy value here)."""
     if position_file is not None:
         if game.seed is not None or game.deal is not None:
             raise usage_error("--position is where the moves start: drop --seed and --deal")
         start = read_position(position_file)
-        return start, None, None, imp_text.position_title(start.rules)
-    chosen = game.game()
-    return chosen.start(), chosen.seed, {k: list(v) for k, v in chosen.blocks.items()}, imp_text.title(chosen)
+        out = start, None, None, imp_text.position_title(start.rules)
+    else:
+        chosen = game.game()
+        out = chosen.start(), chosen.seed, {k: list(v) for k, v in chosen.blocks.items()}, imp_text.title(chosen)
+    if not out[0].rules.two_player:
+        raise NoAnalysis("the double-dummy value is defined for Lopaka and Glitzerhaus; the base game's is out of "
+                         "scope (IMP-RULES §8)")
+    return out
 
 
 def _reporter(line: ProgressLine):
@@ -168,7 +173,12 @@ def hint_command(game: ImpOptions, moves, position_file, workers, seconds, expla
         except CardError as exc:
             raise CardError(f"--explain: {exc}") from None
     with ProgressLine(enabled=progress) as line:
-        explained = None if card is None else explain(state, card)
+        explained = None
+        if card is not None:
+            try:
+                explained = explain(state, card)
+            except InputError as exc:
+                raise type(exc)(f"--explain {card}: {exc}") from None
         answer = hint(state, seconds, 0, _reporter(line), workers)
     if as_json:
         print_json(hint_json(answer, start, moves_text, seed, blocks, explained))

@@ -46,7 +46,7 @@ from typing import Callable, Optional
 
 from ..errors import InputError
 from ..pools import Inline, drop_pool, pool, workers_default
-from .bots import low_cards_setup
+from .policy import low_cards_setup
 from .engine import Budget, Engine
 from .exchange import solve_zero_sum
 from .notation import format_line, line_of
@@ -731,8 +731,8 @@ def explain(state: State, card: int, engine: Engine = None) -> Explanation:
     """The optimal line after ``card`` (one of the legal cards) beside the best card's (exact
     searches, no budget: a play phase takes well under a second)."""
     if state.in_setup or state.finished:
-        raise NoAnalysis("--explain takes a card of the play phase" + (": the round is over" if state.finished else
-                                                                        "; the setup's hint is its matrix game"))
+        raise NoAnalysis("an explanation takes a card of the play phase" + (
+            ": the round is over" if state.finished else "; the setup's hint is its matrix game"))
     state.check(Play(card))
     engine = engine or shared_engine()
     best = best_card(state, engine)

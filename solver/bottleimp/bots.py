@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 from ..errors import InputError
+from .policy import low_cards_setup
 from .state import Play, State, lopaka_rule, trick_winner
 
 
@@ -35,21 +36,6 @@ def _holding(state: State) -> tuple:
 def _wins_now(state: State, card: int) -> bool:
     trick = state.trick + (card,)
     return trick_winner(trick, state.price)[0] == len(state.trick)
-
-
-def low_cards_setup(state: State, seat: int):
-    """Get rid of low cards (the ones that buy the bottle): pass the lowest, lay the next
-    lowest in the devil's trick (few coins there); keep stack 1 open in Glitzerhaus."""
-    variant = state.rules.variant
-    if variant == "lopaka":
-        return min(state.hands[seat])
-    if variant == "glitzerhaus":
-        if state.step == 2:
-            return 1
-        low = sorted(state.hands[seat * 2 + state.step])
-        return (low[1], low[0])             # (devil, pass)
-    low = sorted(state.hands[seat])
-    return (low[0], low[1], low[2])         # (left, right, devil)
 
 
 class RandomBot:

@@ -212,6 +212,55 @@ case("replay-position-json-not-json", "imp", "replay", "--position", "-", "--jso
 case("replay-position-setup-after-play", "imp", "replay", "--position", "-", "--line", "pass 1 2", says="setup is over",
      stdin=GOOD_POSITION)
 
+# ------------------------------------------------------- solve and hint
+SOLVE = ("imp", "solve", *DEAL42)
+HINT = ("imp", "hint", *DEAL42)
+for cmd, base in (("solve", SOLVE), ("hint", HINT)):
+    case(f"{cmd}-bad-card", *base, "--moves", "pass 1 19", says="19")
+    case(f"{cmd}-card-38", *base, "--moves", "pass 1 18 | 38", says="1-37")
+    case(f"{cmd}-illegal-move", *base, "--moves", "pass 1 18 | 36 32", says="Lopaka plays 37")
+    case(f"{cmd}-not-following", *base, "--moves", "pass 1 18 | 36 37 12", says="does not follow suit")
+    case(f"{cmd}-not-in-hand", *base, "--moves", "pass 17 18", says="A passes 17")
+    case(f"{cmd}-bad-form", *base, "--moves", "pass 1", says="pass X Y")
+    case(f"{cmd}-json-illegal-move", *base, "--moves", "pass 1 18 | 37", "--json", says="not in A's hand")
+    case(f"{cmd}-base-game", "imp", cmd, "--variant", "base", *DEAL42, "--moves", "pass 4/6/15 3/5/9 1/2/7",
+         says="base game")
+    case(f"{cmd}-base-game-setup", "imp", cmd, "--variant", "base", *DEAL42, says="base game")
+    case(f"{cmd}-no-deal", "imp", cmd, says="--seed")
+    case(f"{cmd}-seed-and-deal", *base, "--deal", FULL, says="--seed")
+    case(f"{cmd}-position-and-seed", *base, "--position", "-", says="--position", stdin=GOOD_POSITION)
+    case(f"{cmd}-position-missing-file", "imp", cmd, "--position", "/no/such/file.json", says="file.json")
+    case(f"{cmd}-position-not-json", "imp", cmd, "--position", "-", says="JSON", stdin="{")
+    case(f"{cmd}-position-impossible", "imp", cmd, "--position", "-", says="price",
+         stdin=GOOD_POSITION.replace('"price": 14', '"price": 13'))
+    case(f"{cmd}-position-bad-continuation", "imp", cmd, "--position", "-", "--moves", "5", says="not in A's hand",
+         stdin=GOOD_POSITION)
+    for value in ("0", "-1", "x", "65"):
+        case(f"{cmd}-workers-{value}", *base, "--workers", value, says="--workers")
+    case(f"{cmd}-unknown-option", *base, "--depth", "3", says="--depth")
+    case(f"{cmd}-json-unknown-option", *base, "--depth", "3", "--json", says="--depth")
+for value in ("0", "-5", "x", "1.5", str(2 ** 64)):
+    case(f"solve-max-nodes-{value[:8]}", *SOLVE, "--max-nodes", value, says="--max-nodes")
+for value in ("0", "-1", "nan", "inf", "x"):
+    case(f"solve-timeout-{value}", *SOLVE, "--timeout", value, says="--timeout")
+for value in ("-1", "nan", "inf", "x", ""):
+    case(f"hint-time-{value or 'empty'}", *HINT, "--time", value, says="--time")
+case("hint-time-on-solve", *SOLVE, "--time", "1", says="--time")
+case("solve-explain-option", *SOLVE, "--explain", "3", says="--explain")
+for card, says in (("99", "1-37"), ("19", "19"), ("x", "bad card"), ("36b", "red")):
+    case(f"hint-explain-{card}", *HINT, "--moves", "pass 1 18", "--explain", card, says="--explain")
+case("hint-explain-not-in-hand", *HINT, "--moves", "pass 1 18", "--explain", "37", says="not in A's hand")
+case("hint-explain-not-following", *HINT, "--moves", "pass 1 18 | 36 37", "--explain", "36", says="not in B's hand")
+case("hint-explain-not-following-suit", *HINT, "--moves", "pass 1 18 | 36 37", "--explain", "12",
+     says="does not follow suit")
+case("hint-explain-setup", *HINT, "--explain", "1", says="play phase")
+case("hint-explain-json", *HINT, "--moves", "pass 1 18", "--explain", "37", "--json", says="not in A's hand")
+case("hint-glitz-discard-step", "imp", "hint", "--variant", "glitzerhaus", "--seed", "0", says="s1")
+case("hint-glitz-discard-step-2", "imp", "hint", "--variant", "glitzerhaus", "--seed", "0", "--moves",
+     "s1 3/17 33/6", says="s2")
+case("play-double-dummy-base", "imp", "play", "--variant", "base", *DEAL42, "--bot", "double-dummy",
+     says="double-dummy", stdin="quit\n")
+
 # ---------------------------------------------------------- real processes
 case("proc-deal-bad-seed", "imp", "deal", "--seed", "-1", sub=True, says="seed")
 case("proc-replay-bad-line", *L42, "pass 1 18 | 36 32 31", sub=True, says="Lopaka")
