@@ -31,8 +31,9 @@ from ._core import Core, FLAGS, INFINITY
 
 #: card number -> index 0-35 (the order of the numbers, 19 left out)
 INDEX = {n: i for i, n in enumerate(DECK)}
-#: the default table: 2**20 entries of 16 bytes (16 MiB)
-DEFAULT_LOG2_ENTRIES = 20
+#: the default table: 2**17 entries of 16 bytes (2 MiB): larger tables found little more and
+#: lost more to cache misses (benchmarks/README.md)
+DEFAULT_LOG2_ENTRIES = 17
 
 
 class NotPlayPhase(InputError):
