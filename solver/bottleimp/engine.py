@@ -59,11 +59,12 @@ class Bounds:
 
 
 class Budget:
-    """A node limit and a deadline shared by several searches (0 / None: no limit)."""
+    """A node limit and a deadline shared by several searches (0 / None: no limit): ``timeout``
+    seconds from now, or a ``deadline`` on the ``time.monotonic`` clock."""
 
-    def __init__(self, max_nodes: int = 0, timeout: Optional[float] = None):
+    def __init__(self, max_nodes: int = 0, timeout: Optional[float] = None, deadline: float = 0.0):
         self.max_nodes = max_nodes or 0
-        self.deadline = time.monotonic() + timeout if timeout else 0.0
+        self.deadline = time.monotonic() + timeout if timeout else (deadline or 0.0)
         self.used = 0
 
     def nodes_left(self) -> int:
