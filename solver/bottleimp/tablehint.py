@@ -118,13 +118,18 @@ def figures(seat_is_a: bool, per_world: list) -> list:
     return out
 
 
-def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=None) -> TableHint:
+def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=None,
+               max_worlds: int = 0) -> TableHint:
     """The real-table hint for the seat of ``view``, whose turn it must be (see the module's doc).
     ``seconds``: the budget (0 or None: solve every world); ``workers``: processes (None: the
-    default, 1: this process only); ``progress(solved, total)`` after each chunk."""
+    default, 1: this process only); ``progress(solved, total)`` after each chunk; ``max_worlds``:
+    solve only the first that many worlds of the fixed order (0: all), each exactly, whatever
+    the time - a hint that does not depend on the machine (the ``table`` bot's)."""
     start = time.monotonic()
     deadline = start + seconds if seconds else 0.0
     order = world_order(view)
+    if max_worlds:
+        order = order[:max_worlds]
     total = count_worlds(view)
     first = order[0]
     if first.turn != view.seat:
