@@ -21,8 +21,8 @@ INFINITY = INF
 cdef class Core:
     """A search engine with its own table (``2 ** log2_entries`` entries of 16 bytes).
 
-    ``set_rules`` fixes the variant, the card table and the devil's coins (a change starts
-    the table afresh); ``set_position`` the play-phase position.  What the table learnt
+    ``set_rules`` fixes the variant and the card table (a change starts the table afresh)
+    and the devil's coins (part of the key); ``set_position`` the play-phase position.  What the table learnt
     answers for every later position whose cards lie in the same holdings (``_table``).
     """
     cdef Engine e
@@ -60,16 +60,16 @@ cdef class Core:
     def set_rules(self, bint glitz, coins, suits, int devil):
         """The variant, the card table (coins and suit numbers 0-2 of the 36 cards by index)
         and the coins of the devil's trick."""
-        key = (bool(glitz), tuple(coins), tuple(suits), devil)
+        cdef int i
+        self.e.devil = devil            # part of the table's key: no need to start afresh
+        key = (bool(glitz), tuple(coins), tuple(suits))
         if key == self.rules_key:
             return
         self.rules_key = key
-        cdef int i
         self.e.glitz = glitz
         self.e.size = 4 if glitz else 3
         self.e.nhold = 4 if glitz else 3
         self.e.seat_b = 1 if glitz else 2
-        self.e.devil = devil
         self.e.deck.suitmask[0] = self.e.deck.suitmask[1] = self.e.deck.suitmask[2] = 0
         for i in range(NCARDS):
             self.e.deck.coins[i] = coins[i]

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The transposition table of trick boundaries: its memory, probing, storing, replacement.
 
-An entry holds a 59-bit key (bits 45-58: the coins of A and of B, ``PAST_MASK``) (``_bounds.tt_key``: the cards in play, price, holder, leader
+An entry holds a 64-bit key (bits 45-58: the coins of A and of B, ``PAST_MASK``) (``_bounds.tt_key``: the cards in play, price, holder, leader
 and the coins still open), a lower and an upper bound on the value (less the key's
 offset), the best card found there, the generation it was stored in and the log2 of the
 nodes searched below it.  Entries are 16 bytes, four to a bucket of one cache line.
@@ -11,9 +11,10 @@ generation (the positions of one deal after one setup).  When cards change holdi
 exchange of the same deal, another choice of open stacks) a new generation starts, and an
 entry of one of the last ``RING`` generations still answers if every card of its key lies
 in the same holding now as then (``usable``): the late positions of the 121 exchanges of a
-Lopaka deal, once the passed cards are gone, are the same positions.  New rules, a new deal
-(other devil's trick) start afresh (``fresh``): older entries are void without touching
-memory; the memory is cleared only when the 16-bit generation wraps.
+Lopaka deal, once the passed cards are gone, are the same positions, and so are the late
+positions of the worlds of a real-table hint (the devil's coins are in the key).  New rules
+start afresh (``fresh``): older entries are void without touching memory; the memory is
+cleared only when the 16-bit generation wraps.
 
 Replacement: a store goes to the usable entry of the same key (its bounds narrowed and moved
 to the current generation), else to an empty or unusable entry, else over the entry of
