@@ -49,11 +49,11 @@ At the prompt:
 \b
 Bots: random (any legal card), lopaka-rule (the dummy's rule as a player),
 greedy (takes a trick it can win without buying the bottle, else sheds its
-highest card that loses; docs/bottleimp.md), double-dummy (the exact engine,
-which SEES EVERY CARD, yours too: the best card of each position, the lowest of
-equals; in the setup the most likely choice of the exact matrix game, and the
-low-cards policy for Glitzerhaus's s1/s2; Lopaka and Glitzerhaus only; it solves
-the exchange first, a few seconds).
+highest card that loses; docs/bottleimp.md), table (the real-table hint's card
+over what its seat knows), double-dummy (the exact engine, which SEES EVERY CARD,
+yours too: the best card of each position, the lowest of equals; Lopaka and
+Glitzerhaus only).  Every bot but random makes its setup choices by the low-cards
+policy (pass the lowest card, discard the next lowest, keep stack 1 open).
 
 \b
 Examples:
@@ -235,6 +235,8 @@ class Session:
                 raise RuntimeError("a setup step without the human's part")
             if state.lopaka_to_play:
                 card = state.legal_cards()[0]
+            elif getattr(self.bots[state.turn], "needs_history", False):     # the table bot: what it has seen
+                card = self.bots[state.turn].choose_card(state, self.states[0], self.actions)
             else:
                 card = self.bots[state.turn].choose_card(state)
             if len(state.trick) + 1 < self.rules.trick_size:     # a completed trick is told whole by push
@@ -395,8 +397,8 @@ class Session:
 @click.option("--as", "seat", default=None, metavar="SEAT",
               help="Your seat: A or B in the variants [default: A], 1-4 in the base game [default: 1].")
 @click.option("--bot", type=click.Choice(list(BOTS)), default="lopaka-rule", show_default=True,
-              help="The bots' way of playing (lopaka-rule is the strongest of the simple three; double-dummy "
-                   "is the exact engine, which sees every card).")
+              help="The bots' way of playing (lopaka-rule is the strongest of the simple three; table plays "
+                   "the real-table hint; double-dummy is the exact engine, which sees every card).")
 @click.option("--bot-seed", type=WholeNumber(0, 2 ** 32 - 1), default=0, show_default=True, metavar="N",
               help="Seed of the random bot (the same seed, the same game).")
 @pretty_option
@@ -413,9 +415,9 @@ def play_command(game, seat, bot, bot_seed, pretty):
         choices = "A or B" if rules.two_player else f"1 to {len(seats)}"
         raise usage_error(f"--as: bad seat {seat[:20]!r}: choose {choices}")
     check_seed(bot_seed, "--bot-seed")
-    if bot == "double-dummy" and not rules.two_player:
-        raise usage_error("--bot double-dummy plays Lopaka and Glitzerhaus: the base game has no double-dummy "
-                          "value here (IMP-RULES §8)")
+    if bot in ("double-dummy", "table") and not rules.two_player:
+        raise usage_error(f"--bot {bot} plays Lopaka and Glitzerhaus: the base game has no double-dummy "
+                          f"value here (IMP-RULES §8)")
     session = Session(chosen, seats.index(seat), bot, bot_seed, click.echo, pretty)
     terminal = Terminal()
     session.start()

@@ -14,6 +14,7 @@ scoundrel_solver.errors.OptionError: Invalid value for '--tt-mb': 0 is out of ra
 """
 from __future__ import annotations
 
+import datetime
 import math
 import re
 
@@ -108,3 +109,13 @@ def power(n: int) -> str:
         if n in (2 ** k, 2 ** k - 1):
             return f"2^{k}" + ("-1" if n != 2 ** k else "")
     return str(n)
+
+
+def calendar_date(value, error=OptionError) -> datetime.date:
+    """A date written YYYY-MM-DD (or a ``datetime.date``); else ``error`` with one line."""
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise error(f"bad date {shown(value)}: write YYYY-MM-DD, e.g. 2026-11-29") from None

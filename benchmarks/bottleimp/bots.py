@@ -1,18 +1,37 @@
 """The Bottle Imp's bots against each other, duplicate: each deal played twice, seats swapped.
 
-    python benchmarks/bottleimp/bots.py [--deals 500]
+    python benchmarks/bottleimp/bots.py play [--variant lopaka] [--pairs table:greedy,...] [--deals 1-1000] [--jobs 2]
+    python benchmarks/bottleimp/bots.py summary
 
-Prints, for Lopaka and Glitzerhaus and each pair of bots, the first bot's mean margin per
-round over the second (half the difference of the two margins of a deal, so that the luck
-of the cards cancels) with a 95 % interval.  The figures are in docs/bottleimp.md, "Bots".
+A pair ``first:second`` plays every deal twice: ``first`` as A and ``second`` as B, then the
+seats swapped, so the luck of the cards cancels.  The figure is ``first``'s gain per round:
+half the difference of A's margin in the two games, averaged over the deals, with a 95 %
+interval (mean +- 1.96 standard errors).  Setup choices are each bot's own (all but
+``random`` use the low-cards setup).
+
+Results go to one JSON-lines file per variant and pair under ``--out`` (default
+``benchmarks/results/bottleimp/duplicate/``), one line per deal as it finishes (this process
+is the only writer; workers only compute), so an interrupted run loses nothing and
+``play`` again goes on where it stopped.  ``summary`` prints every file's figures.
+
+The default pairs are those of issue 46: the ``table`` bot (the real-table hint's card over
+16 worlds of what its seat knows) against ``random``, ``lopaka-rule`` and ``greedy``, and
+``double-dummy`` (which sees every card) against ``table``, to show what hidden information
+costs.
 """
 import argparse
+import json
+import multiprocessing
 import statistics
+import sys
+from pathlib import Path
 
+from scoundrel_solver.batch import parse_seeds
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.bots import make_bot, play_out
 
-PAIRS = [("greedy", "random"), ("lopaka-rule", "greedy"), ("lopaka-rule", "random")]
+PAIRS = ["table:random", "table:lopaka-rule", "table:greedy", "double-dummy:table"]
+OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp" / "duplicate"
 
 
 def margin(start, a_bot, b_bot, seed):
@@ -25,21 +44,91 @@ def margin(start, a_bot, b_bot, seed):
     return state.value()
 
 
+def duplicate(task):
+    variant, first, second, seed = task
+    start = deal(seed, Rules(variant)).start()
+    m1 = margin(start, first, second, seed)
+    m2 = margin(start, second, first, seed)
+    return {"seed": seed, "variant": variant, "first": first, "second": second, "first_as_A": m1,
+            "second_as_A": m2, "gain": (m1 - m2) / 2}
+
+
+def path_for(out: Path, variant: str, pair: str) -> Path:
+    return out / f"{variant}-{pair.replace(':', '-vs-')}.jsonl"
+
+
+def done_seeds(path: Path) -> set:
+    if not path.exists():
+        return set()
+    seeds = set()
+    good = 0
+    with path.open("rb") as f:
+        data = f.read()
+    for line in data.split(b"\n"):
+        try:
+            seeds.add(json.loads(line)["seed"])
+            good += len(line) + 1
+        except (ValueError, KeyError):
+            break
+    if good < len(data):                # a torn last line (interrupted write): cut it
+        with path.open("r+b") as f:
+            f.truncate(good)
+    return seeds
+
+
+def play(args):
+    seeds = list(parse_seeds(args.deals))
+    args.out.mkdir(parents=True, exist_ok=True)
+    for variant in args.variant:
+        for pair in args.pairs:
+            first, second = pair.split(":")
+            path = path_for(args.out, variant, pair)
+            todo = [(variant, first, second, s) for s in seeds if s not in done_seeds(path)]
+            print(f"{variant} {pair}: {len(todo)} deals to play -> {path}", file=sys.stderr)
+            with path.open("a") as out:
+                if args.jobs > 1:
+                    with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                        for rec in pool.imap(duplicate, todo):
+                            out.write(json.dumps(rec) + "\n")
+                            out.flush()
+                else:
+                    for task in todo:
+                        out.write(json.dumps(duplicate(task)) + "\n")
+                        out.flush()
+
+
+def summary(args):
+    for path in sorted(args.out.glob("*.jsonl")):
+        gains = [json.loads(line)["gain"] for line in path.read_text().splitlines() if line.strip()]
+        if len(gains) < 2:
+            continue
+        rec = json.loads(path.read_text().splitlines()[0])
+        mean = statistics.mean(gains)
+        half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
+        seeds = [json.loads(line)["seed"] for line in path.read_text().splitlines() if line.strip()]
+        print(f"{rec['variant']:12} {rec['first']:>12} vs {rec['second']:<12} {mean:+6.2f} per round "
+              f"(95 % interval {mean - half:+.2f} to {mean + half:+.2f}), {len(gains)} deals "
+              f"({min(seeds)}-{max(seeds)}), duplicate")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=500, help="deals 0..N-1 (default 500)")
-    deals = parser.parse_args().deals
-    for variant in ("lopaka", "glitzerhaus"):
-        rules = Rules(variant)
-        for first, second in PAIRS:
-            gains = []
-            for seed in range(deals):
-                start = deal(seed, rules).start()
-                gains.append((margin(start, first, second, seed) - margin(start, second, first, seed)) / 2)
-            mean = statistics.mean(gains)
-            half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
-            print(f"{variant:12} {first} vs {second}: {mean:+.1f} per round (±{half:.1f}), "
-                  f"deals 0-{deals - 1}, duplicate")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--variant", action="append", choices=["lopaka", "glitzerhaus"])
+    p.add_argument("--pairs", default=",".join(PAIRS), help=f"first:second,... (default {','.join(PAIRS)})")
+    p.add_argument("--deals", default="1-1000", help="deal numbers, e.g. 1-1000 (default)")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--out", type=Path, default=OUT)
+    s = sub.add_parser("summary")
+    s.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    if args.command == "play":
+        args.variant = args.variant or ["lopaka", "glitzerhaus"]
+        args.pairs = [x for x in args.pairs.split(",") if x]
+        play(args)
+    else:
+        summary(args)
 
 
 if __name__ == "__main__":

@@ -74,8 +74,8 @@ cdef inline void quick_bounds(Engine *e, Pos *p, int f, int *lo, int *hi) noexce
 
 cdef inline uint64_t tt_key(Engine *e, Pos *p, int f, int *offset) noexcept nogil:
     """The key of a trick boundary and the offset its stored values are relative to: the cards
-    still in play (the deal fixes whose they are), the price, the holder, the leader, and the
-    coins of A and of B where their fate is open (module doc)."""
+    still in play (the deal fixes whose they are), the price, the holder, the leader, the
+    coins of A and of B where their fate is open (module doc), and the devil's trick's coins."""
     cdef uint64_t key = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
     cdef int ka = 0, kb = 0, off = 0
     if (f & 3) == 3:
@@ -92,4 +92,5 @@ cdef inline uint64_t tt_key(Engine *e, Pos *p, int f, int *offset) noexcept nogi
     key |= (<uint64_t> p.leader) << 43
     key |= (<uint64_t> ka) << 45
     key |= (<uint64_t> kb) << 52
+    key |= (<uint64_t> e.devil) << 59      # the devil's trick's coins (at most 24 < 32): worlds of one table share it
     return key

@@ -7,7 +7,7 @@ the rules engine to it and builds lines, card values and the matrix games on top
 """
 from libc.string cimport memset
 from libc.stdint cimport uint64_t
-from ._types cimport Engine, Pos, INF, NCARDS, USE_TT, USE_ORDER, USE_EQUIV, USE_BOUNDS
+from ._types cimport Engine, Pos, INF, NCARDS, RING, USE_TT, USE_ORDER, USE_EQUIV, USE_BOUNDS
 from ._table cimport tt_init, tt_free, tt_new_generation
 from ._search cimport alphabeta, mtdf, terminal
 from ._bounds cimport fates, quick_bounds
@@ -21,13 +21,12 @@ INFINITY = INF
 cdef class Core:
     """A search engine with its own table (``2 ** log2_entries`` entries of 16 bytes).
 
-    ``set_rules`` fixes the variant, the card table and the devil's coins; ``set_position``
-    the play-phase position.  The table keeps what it learnt while positions keep their
-    cards in the same holdings (a line of one deal) and starts afresh otherwise.
+    ``set_rules`` fixes the variant and the card table (a change starts the table afresh)
+    and the devil's coins (part of the key); ``set_position`` the play-phase position.  What the table learnt
+    answers for every later position whose cards lie in the same holdings (``_table``).
     """
     cdef Engine e
     cdef Pos root
-    cdef uint64_t own[4]
     cdef object rules_key
 
     def __cinit__(self, int log2_entries=20):
@@ -50,23 +49,27 @@ cdef class Core:
         self.forget()
 
     def forget(self):
-        """Start the table afresh."""
-        tt_new_generation(&self.e.tt)
-        self.own[0] = self.own[1] = self.own[2] = self.own[3] = 0
+        """Start the table afresh: nothing it learnt answers any more."""
+        tt_new_generation(&self.e.tt, 1)
+
+    cdef void _new_holdings(self) noexcept:
+        """Cards changed holdings: a new generation, whose entries of cards in the same holdings
+        as before still answer (``_table``)."""
+        tt_new_generation(&self.e.tt, 0)
 
     def set_rules(self, bint glitz, coins, suits, int devil):
         """The variant, the card table (coins and suit numbers 0-2 of the 36 cards by index)
         and the coins of the devil's trick."""
-        key = (bool(glitz), tuple(coins), tuple(suits), devil)
+        cdef int i
+        self.e.devil = devil            # part of the table's key: no need to start afresh
+        key = (bool(glitz), tuple(coins), tuple(suits))
         if key == self.rules_key:
             return
         self.rules_key = key
-        cdef int i
         self.e.glitz = glitz
         self.e.size = 4 if glitz else 3
         self.e.nhold = 4 if glitz else 3
         self.e.seat_b = 1 if glitz else 2
-        self.e.devil = devil
         self.e.deck.suitmask[0] = self.e.deck.suitmask[1] = self.e.deck.suitmask[2] = 0
         for i in range(NCARDS):
             self.e.deck.coins[i] = coins[i]
@@ -81,17 +84,20 @@ cdef class Core:
         cdef uint64_t mask
         memset(&self.root, 0, sizeof(Pos))
         self.root.left = 0
+        cdef uint64_t *own = self.e.tt.owners[self.e.tt.gen % RING]
         for h in range(self.e.nhold):
             mask = hands[h]
             self.root.hand[h] = mask
-            for g in range(self.e.nhold):
-                if g != h and (mask & self.own[g]):
-                    self.forget()
             while mask:
                 self.root.left += 1
                 mask &= mask - 1
         for h in range(self.e.nhold):
-            self.own[h] |= self.root.hand[h]
+            for g in range(self.e.nhold):
+                if g != h and (self.root.hand[h] & own[g]):
+                    self._new_holdings()
+                    own = self.e.tt.owners[self.e.tt.gen % RING]
+        for h in range(self.e.nhold):
+            own[h] |= self.root.hand[h]
         self.root.ntrick = len(trick)
         for i in range(self.root.ntrick):
             self.root.trick[i] = trick[i]

@@ -60,12 +60,17 @@ cdef inline int wins_now(Engine *e, Pos *p, int c) noexcept nogil:
 
 
 cdef inline int64_t order_score(Engine *e, Pos *p, int c) noexcept nogil:
-    """The move ordering's score (highest first): following, the cards that would win the
-    trick as it lies before the others; lower cards before higher ones.  (Measured against
-    a history of cut-offs, by seat or by depth, and against greedy orders that look at the
-    trick's outcome: this plain rule made the smallest trees; benchmarks/README.md.)"""
-    if p.ntrick and wins_now(e, p, c):
-        return 64 - c
+    """The move ordering's score (highest first).  A trick is won by its strongest card:
+    the highest below the price, else the highest of all (§2.6).  Leading: the cards below
+    the price first, strongest first, then the others from the lowest.  Following: the cards
+    that would win the trick as it lies first, strongest first, then the others from the
+    lowest.  (Measured against a history of cut-offs by seat or by depth, plain lowest-first,
+    and greedy orders by the trick's outcome: this rule made the smallest trees; see
+    benchmarks/README.md.)"""
+    if p.ntrick == 0:
+        return c if c < p.pidx else -c
+    if wins_now(e, p, c):
+        return (100 + c) if c < p.pidx else 64 + c
     return -c
 
 

@@ -5,7 +5,7 @@ from ._types cimport Table, Entry
 
 cdef int tt_init(Table *t, int log2_entries) except -1
 cdef void tt_free(Table *t) noexcept nogil
-cdef void tt_new_generation(Table *t) noexcept nogil
+cdef void tt_new_generation(Table *t, bint fresh) noexcept nogil
 cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept nogil
 cdef void tt_store(Table *t, uint64_t key, int lo, int hi, int best, long long work) noexcept nogil
 
@@ -15,6 +15,8 @@ cdef enum:
 cdef extern from *:
     """
     #define IMP_PAST_MASK (0x3FFFULL << 45)
+    #define IMP_LIVE_MASK ((1ULL << 36) - 1)
     """
-    # the coins of A (bits 45-51) and B (bits 52-58) in a key
+    # the coins of A (bits 45-51) and B (bits 52-58) in a key; the cards in play (bits 0-35)
     const uint64_t PAST_MASK "IMP_PAST_MASK"
+    const uint64_t LIVE_MASK "IMP_LIVE_MASK"

@@ -1,20 +1,29 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The transposition table of trick boundaries: its memory, probing, storing, replacement.
 
-An entry holds a 59-bit key (bits 45-58: the coins of A and of B, ``PAST_MASK``) (``_bounds.tt_key``: the cards in play, price, holder, leader
+An entry holds a 64-bit key (bits 45-58: the coins of A and of B, ``PAST_MASK``) (``_bounds.tt_key``: the cards in play, price, holder, leader
 and the coins still open), a lower and an upper bound on the value (less the key's
 offset), the best card found there, the generation it was stored in and the log2 of the
 nodes searched below it.  Entries are 16 bytes, four to a bucket of one cache line.
 
-Replacement: a store goes to the entry of the same key (its bounds narrowed), else to an
-entry of an older generation or an empty one, else over the entry of least work in the
-bucket.  A new generation (a new deal, or cards that changed hands) frees every entry at
-once without touching memory; the memory is cleared only when the 16-bit generation wraps.
+Generations.  The key names the cards in play, not whose they are: that is fixed within a
+generation (the positions of one deal after one setup).  When cards change holdings (another
+exchange of the same deal, another choice of open stacks) a new generation starts, and an
+entry of one of the last ``RING`` generations still answers if every card of its key lies
+in the same holding now as then (``usable``): the late positions of the 121 exchanges of a
+Lopaka deal, once the passed cards are gone, are the same positions, and so are the late
+positions of the worlds of a real-table hint (the devil's coins are in the key).  New rules
+start afresh (``fresh``): older entries are void without touching memory; the memory is
+cleared only when the 16-bit generation wraps.
+
+Replacement: a store goes to the usable entry of the same key (its bounds narrowed and moved
+to the current generation), else to an empty or unusable entry, else over the entry of
+least work in the bucket.
 """
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint64_t
-from ._types cimport Table, Entry, BUCKET, INF
+from libc.stdint cimport uint64_t, uint16_t
+from ._types cimport Table, Entry, BUCKET, INF, RING, MAXHOLD
 
 
 cdef inline uint64_t mix(uint64_t z) noexcept nogil:
@@ -30,6 +39,8 @@ cdef int tt_init(Table *t, int log2_entries) except -1:
         raise MemoryError(f"no memory for a transposition table of {n} entries")
     t.mask = n - 1
     t.gen = 1
+    t.first = 1
+    memset(t.owners, 0, sizeof(t.owners))
     t.probes = t.hits = t.stores = t.replaced = 0
     return 0
 
@@ -39,11 +50,35 @@ cdef void tt_free(Table *t) noexcept nogil:
     t.e = NULL
 
 
-cdef void tt_new_generation(Table *t) noexcept nogil:
+cdef void tt_new_generation(Table *t, bint fresh) noexcept nogil:
+    """Start a generation (its holdings empty: the caller adds them to ``owners``); ``fresh``:
+    no older entry may answer."""
     t.gen += 1
     if t.gen == 0:                  # wrapped: old stamps would come back to life
         memset(t.e, 0, (t.mask + 1) * sizeof(Entry))
         t.gen = 1
+        fresh = 1
+    if fresh:
+        t.first = t.gen
+    memset(t.owners[t.gen % RING], 0, sizeof(t.owners[0]))
+
+
+cdef inline bint usable(Table *t, Entry *x) noexcept nogil:
+    """Does entry x answer in the current generation?  Its own, or a recent one since the last
+    fresh start in which every card of its key was in the same holding."""
+    cdef uint16_t age
+    cdef uint64_t live
+    cdef int h
+    if x.gen == t.gen:
+        return 1
+    age = <uint16_t> (t.gen - x.gen)
+    if x.gen == 0 or age >= RING or age > <uint16_t> (t.gen - t.first):
+        return 0
+    live = x.key & LIVE_MASK
+    for h in range(MAXHOLD):
+        if (live & t.owners[x.gen % RING][h]) != (live & t.owners[t.gen % RING][h]):
+            return 0
+    return 1
 
 
 cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept nogil:
@@ -59,7 +94,7 @@ cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept
     hi[0] = INF
     best[0] = -1
     for i in range(BUCKET):
-        if b[i].gen != t.gen or (b[i].key & ~PAST_MASK) != base:
+        if (b[i].key & ~PAST_MASK) != base or not usable(t, b + i):
             continue
         if b[i].key == key:
             l = b[i].lo
@@ -96,7 +131,8 @@ cdef void tt_store(Table *t, uint64_t key, int lo, int hi, int best, long long w
     cdef int i, w = log2_work(work)
     t.stores += 1
     for i in range(BUCKET):
-        if b[i].gen == t.gen and b[i].key == key:
+        if b[i].key == key and usable(t, b + i):
+            b[i].gen = t.gen
             if b[i].lo > lo:
                 lo = b[i].lo
             if b[i].hi < hi:
@@ -111,7 +147,7 @@ cdef void tt_store(Table *t, uint64_t key, int lo, int hi, int best, long long w
                 b[i].work = w
             return
     for i in range(BUCKET):
-        if b[i].gen != t.gen:
+        if not usable(t, b + i):
             slot = b + i
             break
     if slot == NULL:

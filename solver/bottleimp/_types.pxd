@@ -48,10 +48,15 @@ ctypedef struct Entry:
     int8_t best             # the card that did best from here (-1: none)
     uint8_t work            # log2 of the nodes searched below it: the replacement policy keeps the most work
 
+cdef enum:
+    RING = 64               # generations whose holdings the table remembers
+
 ctypedef struct Table:
     Entry *e
     uint64_t mask           # entries - 1; a bucket is BUCKET entries from (hash & mask) & ~(BUCKET - 1)
-    uint16_t gen
+    uint16_t gen            # the current generation
+    uint16_t first          # the oldest generation still valid (a new deal or rules start afresh)
+    uint64_t owners[RING][MAXHOLD]   # each recent generation's holdings (gen % RING): whose each card was
     long long probes, hits, stores, replaced
 
 cdef enum:

@@ -1,6 +1,6 @@
 """Double-dummy analysis: solves, matrix games, hints and explanations, on top of the engine.
 
-What ``imp solve``, ``imp hint`` and the ``double-dummy`` bot ask, in the terms of the rules
+What ``imp solve`` and ``imp hint`` ask, in the terms of the rules
 engine (:mod:`.state`); :mod:`.engine` does the searching, :mod:`.exchange` solves the
 matrix games.
 
@@ -753,28 +753,7 @@ def explain(state: State, card: int, engine: Engine = None) -> Explanation:
     return Explanation(state, card, best, card_value, best_value, card_line, best_line, tuple(tricks), diverges)
 
 
-# ---------------------------------------------------------------- the bot
-#: the matrix game of the last setup state the bot was asked about: ``[state, game]``
-_LAST_GAME = [None, None]
-
-
-def setup_choice(state: State, seat: int, workers: int = None):
-    """The double-dummy player's part of a setup step: in Lopaka's exchange and Glitzerhaus's
-    open stacks its most likely choice of the exact matrix game's equilibrium (the lowest on
-    ties; the game of the last state asked is kept, so that both players share one solve); in
-    Glitzerhaus's discard-and-pass steps the low-cards setup policy."""
-    rules = state.rules
-    if rules.variant == "glitzerhaus" and state.step < 2:
-        return low_cards_setup(state, seat)
-    if _LAST_GAME[0] != state:
-        game = exchange_game(state, workers=workers) if rules.variant == "lopaka" else open_stack_game(
-            state, workers=workers)
-        _LAST_GAME[:] = [state, game]
-    a, b, _ = _LAST_GAME[1].pair
-    return a if state.seats[seat] == "A" else b
-
-
 __all__ = ["Analysis", "CardFigure", "CardHint", "DEFAULT_HINT_TIME", "EXCHANGE_METHOD", "Explanation", "MatrixGame",
            "NoAnalysis", "OPEN_METHOD", "OptionFigure", "PLAY_METHOD", "POLICY", "Part", "PlaySolve", "Progress",
            "SetupHint", "TrickPair", "best_card", "exchange_game", "explain", "hint", "hint_cards", "hint_setup",
-           "matrix_game", "open_stack_game", "option_figures", "policy_steps", "setup_choice", "shared_engine", "solve", "solve_play"]
+           "matrix_game", "open_stack_game", "option_figures", "policy_steps", "shared_engine", "solve", "solve_play"]

@@ -4,11 +4,14 @@
 * ``lopaka-rule``: the dummy's rule of §3.4 used as a player (his highest card when leading;
   else the highest legal card that would win the trick as it lies, else the lowest).
 * ``greedy``: the heuristic of :class:`GreedyBot` below.
-* ``double-dummy``: :class:`DoubleDummyBot`, the engine's best card; it **sees every card**
-  (the opponent's hand and the devil's trick too), so it is a yardstick, not a fair opponent.
 
-Setup choices of ``lopaka-rule`` and ``greedy`` are :func:`low_cards_setup`: the dummy's
-rule says nothing about passing.
+* ``table``: the real-table hint's card over what its seat knows (:class:`TableBot`).
+* ``double-dummy``: the engine's best card, seeing every card (:class:`DoubleDummyBot`): a
+  yardstick, not a fair opponent.
+
+Setup choices of all but ``random`` are :func:`low_cards_setup` (the low-cards setup policy,
+:mod:`.policy`): the dummy's rule says nothing about passing, and the engines value the play
+phase.
 
 >>> from .deal import deal
 >>> from .rules import Rules
@@ -104,32 +107,66 @@ class GreedyBot:
         return max(legal)
 
 
+class TableBot:
+    """The real-table hint's card (:mod:`.tablehint`): the best double-dummy mean over the
+    worlds consistent with what this seat knows, from the first ``worlds`` worlds of the hint's
+    fixed order (each solved exactly), so its play depends on nothing but the game.  It sees
+    only its own cards, the open ones and the play (:func:`.worlds.view_of`).  Setup: as
+    :func:`low_cards_setup` (at the exchange Lopaka's hand is not yet open)."""
+
+    name = "table"
+    needs_history = True
+    WORLDS = 16
+
+    def __init__(self, seed: int = 0, worlds: int = WORLDS):
+        self.worlds = worlds
+
+    def choose_setup(self, state: State, seat: int):
+        return low_cards_setup(state, seat)
+
+    def choose_card(self, state: State, start: State = None, actions=()) -> int:
+        from .tablehint import table_hint
+        from .worlds import view_of
+        cards = state.legal_cards()
+        if len(cards) == 1:
+            return cards[0]
+        if start is None:
+            raise BotError("the table bot needs the game from its deal (start and actions)")
+        view = view_of(start, actions, state.turn)
+        return table_hint(view, seconds=0, workers=1, max_worlds=self.worlds).recommended
+
+
 class DoubleDummyBot:
-    """The double-dummy engine as a player: it sees every card and plays the best card of
-    the position, the lowest of equally good ones (:func:`.analysis.best_card`).  Setup: in
-    Lopaka's exchange and Glitzerhaus's open stacks its most likely choice of the exact matrix
-    game's equilibrium (a pure choice: it does not mix); in Glitzerhaus's discard-and-pass steps
-    the low-cards setup policy (:func:`.analysis.setup_choice`).  Lopaka and Glitzerhaus only."""
+    """Sees every card (it is told the whole deal: no real player is): the engine's best card,
+    the lowest of equally good ones.  Setup: as :func:`low_cards_setup`."""
 
     name = "double-dummy"
 
     def __init__(self, seed: int = 0):
-        pass
+        self._engine = None
 
     def choose_setup(self, state: State, seat: int):
-        from .analysis import setup_choice      # the engine is loaded when this bot first plays
-        return setup_choice(state, seat)
+        return low_cards_setup(state, seat)
 
     def choose_card(self, state: State) -> int:
-        from .analysis import best_card
-        return best_card(state)
+        from .engine import Engine
+        if self._engine is None:
+            self._engine = Engine()
+        cards = state.legal_cards()
+        if len(cards) == 1:
+            return cards[0]
+        values = self._engine.card_values(state)
+        pick = max if state.turn_name == "A" else min
+        best = pick(b.lower for _, b in values)
+        return min(c for c, b in values if b.lower == best)
 
 
-BOTS = {"random": RandomBot, "lopaka-rule": LopakaRuleBot, "greedy": GreedyBot, "double-dummy": DoubleDummyBot}
+BOTS = {"random": RandomBot, "lopaka-rule": LopakaRuleBot, "greedy": GreedyBot, "table": TableBot,
+        "double-dummy": DoubleDummyBot}
 
 
 def make_bot(name: str, seed: int = 0):
-    """A bot by name (``random``, ``lopaka-rule``, ``greedy``, ``double-dummy``)."""
+    """A bot by name (``random``, ``lopaka-rule``, ``greedy``, ``table``, ``double-dummy``)."""
     if name not in BOTS:
         raise BotError(f"bad bot {name!r}: choose one of {', '.join(BOTS)}")
     return BOTS[name](seed)
@@ -138,7 +175,20 @@ def make_bot(name: str, seed: int = 0):
 def play_out(state: State, bots: dict) -> list:
     """The actions of a round played from ``state`` to its end by ``bots`` (seat index ->
     bot); Lopaka's seat plays his rule.  Setup steps are joined from each bot's choice."""
-    actions = []
+    return _play_out(state, bots, state, [])
+
+
+def play_out_from(start: State, actions, bots: dict) -> list:
+    """As :func:`play_out`, continuing the round ``actions`` made from the dealt ``start`` (so that
+    bots that remember the game, the ``table`` bot, know it): the actions from there on."""
+    state = start
+    for a in actions:
+        state = state.apply(a)
+    return _play_out(state, bots, start, list(actions))[len(actions):]
+
+
+def _play_out(state: State, bots: dict, start: State, history: list) -> list:
+    actions = list(history)
     while not state.finished:
         if state.in_setup:
             choices = {i: bots[i].choose_setup(state, i) for i in range(len(state.seats))
@@ -146,11 +196,14 @@ def play_out(state: State, bots: dict) -> list:
             action = state.joint_action(choices)
         elif state.lopaka_to_play:
             action = Play(state.legal_cards()[0])
+        elif getattr(bots[state.turn], "needs_history", False):
+            action = Play(bots[state.turn].choose_card(state, start, actions))
         else:
             action = Play(bots[state.turn].choose_card(state))
         actions.append(action)
         state = state.apply(action)
-    return actions
+    return actions[len(history):]
 
 
-__all__ = ["BOTS", "BotError", "DoubleDummyBot", "GreedyBot", "LopakaRuleBot", "RandomBot", "low_cards_setup", "make_bot", "play_out"]
+__all__ = ["BOTS", "BotError", "DoubleDummyBot", "GreedyBot", "LopakaRuleBot", "RandomBot", "TableBot", "low_cards_setup",
+           "make_bot", "play_out", "play_out_from"]

@@ -31,8 +31,9 @@ from ._core import Core, FLAGS, INFINITY
 
 #: card number -> index 0-35 (the order of the numbers, 19 left out)
 INDEX = {n: i for i, n in enumerate(DECK)}
-#: the default table: 2**20 entries of 16 bytes (16 MiB)
-DEFAULT_LOG2_ENTRIES = 20
+#: the default table: 2**17 entries of 16 bytes (2 MiB): larger tables found little more and
+#: lost more to cache misses (benchmarks/README.md)
+DEFAULT_LOG2_ENTRIES = 17
 
 
 class NotPlayPhase(InputError):
@@ -58,11 +59,12 @@ class Bounds:
 
 
 class Budget:
-    """A node limit and a deadline shared by several searches (0 / None: no limit)."""
+    """A node limit and a deadline shared by several searches (0 / None: no limit): ``timeout``
+    seconds from now, or a ``deadline`` on the ``time.monotonic`` clock."""
 
-    def __init__(self, max_nodes: int = 0, timeout: Optional[float] = None):
+    def __init__(self, max_nodes: int = 0, timeout: Optional[float] = None, deadline: float = 0.0):
         self.max_nodes = max_nodes or 0
-        self.deadline = time.monotonic() + timeout if timeout else 0.0
+        self.deadline = time.monotonic() + timeout if timeout else (deadline or 0.0)
         self.used = 0
 
     def nodes_left(self) -> int:

@@ -54,6 +54,7 @@ from typing import Optional
 from ..batch import ordered_map
 from .deal import deal
 from ..errors import InputError
+from ..values import calendar_date
 from .rating import DECIDE_NODES_COOP, FEATURE_DECIMALS, LABEL_NAMES, Rating, analyse, apply_calibration
 from .rules import Rules
 
@@ -76,12 +77,7 @@ class DailyError(InputError):
 
 
 def parse_date(text) -> datetime.date:
-    if isinstance(text, datetime.date):
-        return text
-    try:
-        return datetime.date.fromisoformat(str(text).strip())
-    except ValueError:
-        raise DailyError(f"bad date {text!r}: write YYYY-MM-DD, e.g. 2026-11-29") from None
+    return calendar_date(text, DailyError)
 
 
 def rules_key(rules: Rules) -> str:

@@ -1,0 +1,114 @@
+"""The real-table hint's latency at its default budget, over random positions of each variant.
+
+    python benchmarks/bottleimp/bench_table_hint.py run [--positions 200] [--seconds 2] [--workers 2]
+    python benchmarks/bottleimp/bench_table_hint.py summary
+
+Position ``i`` of a variant: deal ``i`` (1, 2, ...), a random setup and random legal play
+(``random.Random(i)``) up to a player's turn in trick ``1 + i % tricks`` (Lopaka 11 tricks,
+Glitzerhaus 8).  The hint is asked for that player from what they know
+(``worlds.view_of``), with the default budget (2 s over two worker processes).  One JSON line
+per position (its trick, worlds solved of all, seconds) under
+``benchmarks/results/bottleimp/table-hint-<variant>.jsonl``, written as it goes; ``run``
+again resumes.  ``summary``: median and p95 seconds, the share of positions with every world
+solved, overall and from trick 3 on (issue 46's target: p95 <= 2.5 s with every world solved
+after trick 2).
+"""
+import argparse
+import json
+import random
+import statistics
+import sys
+from pathlib import Path
+
+from scoundrel_solver.bottleimp import Play, Rules, deal
+from scoundrel_solver.bottleimp.tablehint import table_hint
+from scoundrel_solver.bottleimp.worlds import view_of
+
+OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp"
+
+
+def position(rules, i):
+    rng = random.Random(i)
+    start = deal(i, rules).start()
+    state, actions = start, []
+    trick = 1 + i % rules.tricks
+    while True:
+        if state.in_setup:
+            action = state.joint_action({s: rng.choice(state.setup_options(s)) for s in range(len(state.seats))
+                                         if state.setup_options(s)})
+        else:
+            if state.tricks_done + 1 >= trick and not state.lopaka_to_play and len(state.legal_cards()) > 1:
+                return start, actions, state
+            if state.finished:
+                return None
+            action = Play(rng.choice(state.legal_cards()))
+        actions.append(action)
+        state = state.apply(action)
+        if state.finished:
+            return None
+
+
+def percentile(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def run(args):
+    OUT.mkdir(parents=True, exist_ok=True)
+    for variant in args.variant:
+        rules = Rules(variant)
+        path = OUT / f"table-hint-{variant}.jsonl"
+        done = set()
+        if path.exists():
+            done = {json.loads(line)["position"] for line in path.read_text().splitlines() if line.strip()}
+        with path.open("a") as out:
+            for i in range(1, args.positions + 1):
+                if i in done:
+                    continue
+                got = position(rules, i)
+                if got is None:
+                    continue
+                start, actions, state = got
+                view = view_of(start, actions, state.turn)
+                hint = table_hint(view, seconds=args.seconds, workers=args.workers)
+                rec = {"position": i, "variant": variant, "trick": state.tricks_done + 1, "seat": hint.seat,
+                       "legal": len(state.legal_cards()), "worlds": hint.worlds_total, "solved": hint.worlds_solved,
+                       "seconds": round(hint.seconds, 4)}
+                out.write(json.dumps(rec) + "\n")
+                out.flush()
+                print(rec, file=sys.stderr)
+
+
+def summary(args):
+    for path in sorted(OUT.glob("table-hint-*.jsonl")):
+        recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        if not recs:
+            continue
+        for name, part in (("all", recs), ("trick 3 on", [r for r in recs if r["trick"] >= 3])):
+            secs = [r["seconds"] for r in part]
+            whole = sum(r["solved"] == r["worlds"] for r in part)
+            print(f"{recs[0]['variant']:12} {name:10} {len(part):4} positions: median {statistics.median(secs):.2f} s, "
+                  f"p95 {percentile(secs, 0.95):.2f} s, max {max(secs):.2f} s; every world solved in "
+                  f"{whole}/{len(part)} ({100 * whole / len(part):.0f} %), worlds solved "
+                  f"{sum(r['solved'] for r in part)}/{sum(r['worlds'] for r in part)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run")
+    p.add_argument("--variant", action="append", choices=["lopaka", "glitzerhaus"])
+    p.add_argument("--positions", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--workers", type=int, default=2)
+    sub.add_parser("summary")
+    args = parser.parse_args()
+    if args.command == "run":
+        args.variant = args.variant or ["lopaka", "glitzerhaus"]
+        run(args)
+    else:
+        summary(args)
+
+
+if __name__ == "__main__":
+    main()
