@@ -133,8 +133,8 @@ def _reporter(line: ProgressLine):
 @imp_options
 @_position_options
 @click.option("--max-nodes", type=WholeNumber(1, MAX_NODES, "the search counts nodes in 64 bits"), default=None,
-              metavar="N", help="Stop after about N nodes in all (a matrix game shares them equally among its cells); "
-                                "the answer is then marked NOT PROVEN.")
+              metavar="N", help="Stop after about N nodes in all (a matrix game shares them equally among its cells; "
+                                "each search checks every 1,024 nodes); the answer is then marked NOT PROVEN.")
 @click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",
               help="Stop after this many seconds; the answer is then marked NOT PROVEN.")
 @json_option
