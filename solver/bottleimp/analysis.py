@@ -143,9 +143,11 @@ class PlaySolve:
         return state
 
 
-def solve_play(state: State, budget: Budget = None, progress: ProgressFn = None, engine: Engine = None) -> PlaySolve:
+def solve_play(state: State, budget: Budget = None, progress: ProgressFn = None, engine: Engine = None,
+               guess: int = 0) -> PlaySolve:
     """The value of a play-phase position (or the bounds proven within ``budget``) and, when
-    exact, the optimal line.  The line is searched without the budget: once the value is known
+    exact, the optimal line; ``guess`` starts the search's tests (the value, when known, makes
+    it two tests).  The line is searched without the budget: once the value is known
     its null-window tests come from the table (a few milliseconds from trick 1)."""
     engine = engine or shared_engine()
     t0, n0 = time.perf_counter(), _nodes(engine)
@@ -153,7 +155,7 @@ def solve_play(state: State, budget: Budget = None, progress: ProgressFn = None,
     if progress is not None:
         def report(lo, hi, nodes):
             progress(Progress("play", lo, hi, nodes))
-    bounds = engine.bounds(state, budget, progress=report)
+    bounds = engine.bounds(state, budget, guess=guess, progress=report)
     line = None
     if bounds.exact:
         line = tuple(engine.line(state, bounds.lower))
@@ -479,7 +481,8 @@ def solve(state: State, budget: Budget = None, progress: ProgressFn = None, work
     if game.exact:
         a, b, _ = game.pair
         choice = _choice(game, a, b)
-        play = solve_play(at.apply(choice))      # exact: this cell's value is known, the search is quick
+        cell = game.matrix[game.rows.index(a)][game.columns.index(b)]
+        play = solve_play(at.apply(choice), guess=cell)      # the cell's value is known: two tests
         nodes += play.nodes
         parts.append(Part("line", f"{PLAY_METHOD} after the equilibrium's most likely pair", play.exact))
     return Analysis(state, lower, upper, method, tuple(parts), nodes, time.perf_counter() - t0, tuple(setup), game,

@@ -478,10 +478,8 @@ def test_progress_on_a_terminal():
 
 
 def test_play_against_the_double_dummy_bot():
-    typed = []
-    rules = GLITZ
     from test_imp_cli import scripted
-    typed, expected = scripted(rules, 37, "A", bot="double-dummy")
+    typed, _ = scripted(GLITZ, 37, "A", bot="double-dummy")
     out = invoke(["imp", "play", "--variant", "glitzerhaus", "--seed", "37", "--bot", "double-dummy"],
                  input="\n".join(typed) + "\n").stdout
     assert "bots: B double-dummy" in out and "Round over. Scores:" in out
