@@ -16,7 +16,7 @@ Every answer is checked against the pure-Python reference (:mod:`.reference`) by
 >>> from .state import Pass
 >>> start = deal(42, Rules("lopaka")).start().apply(Pass(1, 18))
 >>> Engine().value(start)
--26
+34
 """
 from __future__ import annotations
 
