@@ -16,6 +16,7 @@ from . import imp_text
 from .imp_options import ImpOptions, imp_options, pretty_option, print_json, read_position
 from .imp_play import play_command
 from .imp_solve import hint_command, solve_command
+from .imp_stats import imp_stats_command
 from .options import json_option, usage_error
 
 IMP_HELP = """The Bottle Imp (Der Flaschenteufel): deals, lines of play, a game in the terminal.
@@ -184,3 +185,4 @@ def value_command(game: ImpOptions, line: str, position_file, as_json, pretty):
 imp_group.add_command(play_command)
 imp_group.add_command(solve_command)
 imp_group.add_command(hint_command)
+imp_group.add_command(imp_stats_command)
