@@ -113,18 +113,23 @@ class BenchSet:
     run: str            # "play" or "whole"
     variant: str
     cards: str = "classic"
+    guess: str = "zero"  # whole: MTD(f)'s first guess, 0 or the value of the cell before in the row
 
     def as_dict(self) -> dict:
         setup = {"lopaka": "lowest pass", "glitzerhaus": "lowest-two setup"}[self.variant]
-        return {"run": self.run, "variant": self.variant, "cards": self.cards,
-                "setup": "11 x 11 exchange matrix" if self.run == "whole" else setup}
+        out = {"run": self.run, "variant": self.variant, "cards": self.cards,
+               "setup": "11 x 11 exchange matrix" if self.run == "whole" else setup}
+        if self.guess != "zero":
+            out["guess"] = self.guess
+        return out
 
     def describe(self) -> str:
-        return f"{self.variant} {self.cards}, {self.as_dict()['setup']}"
+        return f"{self.variant} {self.cards}, {self.as_dict()['setup']}" + (
+            f", first guess {self.guess}" if self.guess != "zero" else "")
 
     @property
     def label(self) -> str:
-        return f"{self.variant}-{self.cards}-{self.run}"
+        return f"{self.variant}-{self.cards}-{self.run}" + (f"-{self.guess}" if self.guess != "zero" else "")
 
 
 def solve_play_phase(engine: Engine, bench: BenchSet, seed: int, max_nodes: int = 0) -> dict:
@@ -147,17 +152,19 @@ _ENGINE = None      # one engine a process
 
 
 def _row(job):
-    """The play-phase values of one row of the exchange matrix (A passes ``a``), in a worker."""
+    """The play-phase values of one row of the exchange matrix (A passes ``a``), in a worker;
+    with ``neighbour``, each search's first guess is the value of the cell before it."""
     global _ENGINE
     if _ENGINE is None:
         _ENGINE = Engine()
-    seed, cards, i = job
+    seed, cards, i, neighbour = job
     start = deal(seed, Rules("lopaka", cards=cards)).start()
     a = start.hands[0][i]
     values, nodes = [], 0
     cpu = time.process_time()
     for b in start.hands[2]:
-        bounds = _ENGINE.bounds(start.apply(Pass(a, b)))
+        guess = values[-1] if neighbour and values else 0
+        bounds = _ENGINE.bounds(start.apply(Pass(a, b)), guess=guess)
         values.append(bounds.lower)
         nodes += bounds.nodes
     return i, values, nodes, time.process_time() - cpu, peak_rss_mb()
@@ -168,7 +175,7 @@ def solve_whole(pool, jobs_n: int, bench: BenchSet, seed: int) -> dict:
     start = deal(seed, Rules("lopaka", cards=bench.cards)).start()
     a_cards, b_cards = start.hands[0], start.hands[2]
     wall = time.perf_counter()
-    jobs = [(seed, bench.cards, i) for i in range(len(a_cards))]
+    jobs = [(seed, bench.cards, i, bench.guess == "neighbour") for i in range(len(a_cards))]
     rows = list(pool.imap_unordered(_row, jobs)) if pool is not None else [_row(j) for j in jobs]
     matrix = [None] * len(a_cards)
     for i, values, _, _, _ in rows:
@@ -189,7 +196,7 @@ def solve_whole(pool, jobs_n: int, bench: BenchSet, seed: int) -> dict:
 # ------------------------------------------------------------------ the run
 def run(args) -> int:
     if args.whole:
-        bench = BenchSet("whole", "lopaka", args.cards)
+        bench = BenchSet("whole", "lopaka", args.cards, args.guess)
     else:
         bench = BenchSet("play", args.variant, args.cards)
     seeds = parse_seeds(args.seeds or DEFAULT_SEEDS["whole" if args.whole else args.variant])
@@ -261,7 +268,8 @@ def summarise_file(path) -> None:
         return
     s = summary(records)
     what = records[0]["rules"]
-    print(f"{path}: {what['variant']} {what['cards']}, {what['setup']}; {s['deals']} deals "
+    print(f"{path}: {what['variant']} {what['cards']}, {what['setup']}"
+          f"{', first guess ' + what['guess'] if 'guess' in what else ''}; {s['deals']} deals "
           f"(seeds {s['seeds'][0]}-{s['seeds'][1]}), {s['exact']} exact; builds {', '.join(s['builds'])}")
     print(f"  wall ms   {_dist(s['seconds'], 1000)}")
     print(f"  cpu ms    {_dist(s['cpu_seconds'], 1000)}")
@@ -273,6 +281,9 @@ def summarise_file(path) -> None:
         mixed = sum(1 for r in records if len(r["A"]) > 1 or len(r["B"]) > 1)
         print(f"  matrix games: {mixed} of {len(records)} mixed equilibria; minimax - maximin "
               f"median {statistics.median(gaps)}, max {max(gaps)}; jobs {sorted({r['jobs'] for r in records})}")
+        outside = [r["seed"] for r in records if not r["maximin"] <= Fraction(r["value"]) <= r["minimax"]]
+        if outside:
+            print(f"  VALUE OUTSIDE [maximin, minimax]: seeds {outside}")
     bad = [r["seed"] for r in records if not r.get("exact")]
     if bad:
         print(f"  NOT EXACT: seeds {bad[:20]}{' ...' if len(bad) > 20 else ''}")
@@ -289,6 +300,8 @@ def main(argv=None) -> int:
     r.add_argument("--cards", choices=("classic", "matagot"), default="classic")
     r.add_argument("--seeds", help="A-B, N or a comma list (default: lopaka 1-10000, glitzerhaus 1-1000, "
                                    "whole 1-10000)")
+    r.add_argument("--guess", choices=("zero", "neighbour"), default="zero",
+                   help="--whole: MTD(f)'s first guess, 0 (default) or the value of the cell before in the row")
     r.add_argument("--jobs", type=int, default=1, help="--whole: processes for the matrix's rows (default 1)")
     r.add_argument("--max-nodes", type=int, default=0, help="play phase: stop a deal after N nodes (default none)")
     r.add_argument("--out", help="results file (default benchmarks/results/bottleimp/VARIANT-CARDS-RUN.jsonl)")
