@@ -33,6 +33,7 @@ import hashlib
 import multiprocessing as mp
 import os
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -182,6 +183,9 @@ def solve_whole(pool, jobs_n: int, bench: BenchSet, seed: int) -> dict:
         matrix[i] = values
     value, a_mix, b_mix = solve_zero_sum(matrix)
     wall = time.perf_counter() - wall
+    row_cpu = [0.0] * len(a_cards)
+    for i, _, _, cpu, _ in rows:
+        row_cpu[i] = round(cpu, 6)
     maximin = max(min(r) for r in matrix)
     minimax = min(max(matrix[i][j] for i in range(len(a_cards))) for j in range(len(b_cards)))
     return {"seed": seed, "rules": bench.as_dict(), "value": str(value), "value_float": round(float(value), 4),
@@ -189,8 +193,23 @@ def solve_whole(pool, jobs_n: int, bench: BenchSet, seed: int) -> dict:
             "A": {str(c): str(p) for c, p in zip(a_cards, a_mix) if p},
             "B": {str(c): str(q) for c, q in zip(b_cards, b_mix) if q},
             "matrix": matrix, "nodes": sum(r[2] for r in rows), "seconds": round(wall, 6),
-            "cpu_seconds": round(sum(r[3] for r in rows), 6), "jobs": jobs_n,
+            "cpu_seconds": round(sum(r[3] for r in rows), 6), "row_cpu_seconds": row_cpu,
+            "two_core_seconds": round(makespan(row_cpu, 2), 6), "jobs": jobs_n,
             "peak_rss_mb": max([peak_rss_mb()] + [r[4] for r in rows]), "load": round(os.getloadavg()[0], 2)}
+
+
+def makespan(times, workers: int) -> float:
+    """When the last of ``times`` (rows handed out in order, each to the first worker free)
+    ends: the wall time of a deal on ``workers`` otherwise idle cores, from CPU times."""
+    free = [0.0] * workers
+    for t in times:
+        k = free.index(min(free))
+        free[k] += t
+    return max(free)
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt
 
 
 # ------------------------------------------------------------------ the run
@@ -204,13 +223,15 @@ def run(args) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     build = build_id()
     pool = None
+    signal.signal(signal.SIGTERM, _stop)     # as Ctrl-C: the workers are stopped, the file kept
     with ResultsFile(out, bench, resume=args.resume, overwrite=args.overwrite) as results:
         todo = [s for s in seeds if s not in results.done()]
         print(f"{bench.describe()}: {len(seeds)} seeds, {len(seeds) - len(todo)} already in {out}, "
               f"{len(todo)} to solve; build {build}; jobs {args.jobs if args.whole else 1}", flush=True)
         engine = None if args.whole else Engine()
         if args.whole and args.jobs > 1:
-            pool = mp.get_context("fork").Pool(args.jobs)
+            pool = mp.get_context("fork").Pool(args.jobs, initializer=signal.signal,
+                                               initargs=(signal.SIGTERM, signal.SIG_DFL))
         t0 = time.perf_counter()
         try:
             for n, seed in enumerate(todo, 1):
@@ -277,6 +298,9 @@ def summarise_file(path) -> None:
     print(f"  nodes/s   {s['nodes_per_cpu_second']:,.0f} (all nodes / all CPU seconds)   "
           f"peak RSS {s['peak_rss_mb']:.1f} MB   mean 1-min load {s['load']:.2f}")
     if what["run"] == "whole":
+        two = [r["two_core_seconds"] for r in records if "two_core_seconds" in r]
+        if two:
+            print(f"  2 idle cores ms (the rows' CPU times scheduled on two workers)  {_dist(two, 1000)}")
         gaps = [r["minimax"] - r["maximin"] for r in records]
         mixed = sum(1 for r in records if len(r["A"]) > 1 or len(r["B"]) > 1)
         print(f"  matrix games: {mixed} of {len(records)} mixed equilibria; minimax - maximin "
