@@ -350,6 +350,17 @@ def test_the_shared_engine_on_small_positions_of_few_deals(rules, seed, rng_seed
     assert SHARED.value(state) == value(state), where(state)
 
 
+@settings(max_examples=80, **SETTINGS)
+@given(rules=st.sampled_from(TWO_PLAYER), seed=st.integers(1, 4), rng_seed=st.integers(0, 2 ** 32),
+       left=st.sampled_from(range(4, 15)))
+def test_many_histories_of_few_deals_in_one_table(rules, seed, rng_seed, left):
+    """The same setup of four deals, then random play: the cards keep their holdings, so the
+    shared table keeps what it learnt across examples, and meets the same cards in play after
+    other tricks (other coins won, another price or holder)."""
+    state = play_until(play_phase(rules, seed), random.Random(rng_seed), left)
+    assert SHARED.value(state) == value(state), where(state)
+
+
 @pytest.mark.parametrize("rules", [Rules("lopaka"), Rules("glitzerhaus", cards="matagot")], **RULES_IDS)
 def test_positions_along_one_line_reuse_the_table_and_agree(rules):
     """The optimal line of a whole play phase: every position on it keeps the value; at each
