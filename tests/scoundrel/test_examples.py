@@ -61,6 +61,12 @@ NOT_RUN = {
         "1,000 co-op deals: hours (benchmarks/README.md)",
 }
 NOT_RUN_PREFIXES = {
+    "scoundrel-solve imp stats --variant lopaka --seeds 1-10000": "10,000 whole Lopaka deals: hours; "
+                                                                   "tests/bottleimp/test_imp_stats.py runs the command",
+    "scoundrel-solve imp stats --variant glitzerhaus --seeds 1-1000": "1,000 Glitzerhaus deals: minutes; "
+                                                                       "tests/bottleimp/test_imp_stats.py runs the command",
+    "scoundrel-solve imp stats --summary benchmarks/": "reads the committed results file (a path from the repository "
+                                                       "root)",
     "python benchmarks/calibrate_rating.py": "the calibration of 10,000 deals a mode: hours; "
                                              "tests/scoundrel/test_rating.py runs the script on 5 deals",
 }
