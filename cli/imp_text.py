@@ -441,8 +441,8 @@ def table_explain_lines(e, view, pretty: bool = False) -> list:
     if e.card == e.recommended:
         return [f"Explain {c}: it is the recommended card (the best mean over the worlds solved)."]
     out = [f"Explain {c} beside the recommended {r}, world by world ({e.worlds} worlds solved; double-dummy margins):",
-           f"  as good in {e.same}, worse in {e.worse}, better in {e.better}; on average {c} costs {who} "
-           f"{mean(e.mean_cost).lstrip('+')} coins of margin."]
+           f"  as good in {e.same}, worse in {e.worse}, better in {e.better}; on average {c} "
+           f"{'costs' if e.mean_cost >= 0 else 'gains'} {who} {abs(float(e.mean_cost)):.2f} coins of margin."]
     for what, w in (("costs the most", e.costliest), ("gains the most", e.best_for_card)):
         if w is not None:
             cost, hidden, devil = w

@@ -137,6 +137,10 @@ def view_from_dict(obj) -> View:
     opp_name = rules.seats[_opponent_seat(rules, seat)]
     hidden = opponent_holding(rules, seat)
     hands = [None] * len(rules.seats) * (2 if glitz else 1)
+    key = "hidden" if glitz else "hands"
+    if isinstance(obj[key], dict) and opp_name in obj[key]:
+        _fail(f"'{key}' holds {opp_name}'s {'hidden ' if glitz else ''}hand, which {seat_name} cannot see: say what "
+              f"{seat_name} knows of it in 'opponent_hand'")
     if glitz:
         open_ = _checked(_seat_lists, obj["open"], ("A", "B"), "open")
         own = _checked(_seat_lists, obj["hidden"], (seat_name,), "hidden")
@@ -169,7 +173,8 @@ def view_from_dict(obj) -> View:
     if len(devil_known) > rules.devil_size:
         _fail(f"'devil_known' holds {len(devil_known)} cards; the devil's trick holds {rules.devil_size}")
     if len(known) > size:
-        _fail(f"'opponent_hand.known' holds {len(known)} cards, more than its size {size}")
+        _fail(f"'opponent_hand.known' holds {len(known)} card{'s' if len(known) != 1 else ''}, more than its size "
+              f"{size}")
     if len(trick) >= rules.trick_size:
         _fail(f"'trick' holds {len(trick)} cards: a trick of {rules.trick_size} cards is complete and belongs to "
               f"a won pile")
@@ -217,9 +222,10 @@ def _check_sizes(view: View, opp_name: str) -> None:
         want = rules.tricks - done - played
         have = view.hidden_size if index == view.hidden else len(view.hands[index])
         if have != want:
-            what = f"'opponent_hand.size' is {have}" if index == view.hidden else f"{name} holds {have} cards"
+            label = f"hand {name}" if rules.variant == "lopaka" else name
+            what = f"'opponent_hand.size' is {have}" if index == view.hidden else f"{label} holds {have} cards"
             _fail(f"{what}; after {done} trick{'s' if done != 1 else ''}"
-                  f"{' and ' + str(played) + ' card in this one' if played else ''} {name} holds {want}")
+                  f"{' and ' + str(played) + ' card in this one' if played else ''} {label} holds {want}")
 
 
 def _check_trick_voids(view: View) -> None:
