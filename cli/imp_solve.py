@@ -89,8 +89,8 @@ Examples:
   scoundrel-solve imp hint --variant glitzerhaus --seed 0 --moves "s1 5/3 4/2 | s2 7/1 10/8"
   scoundrel-solve imp hint --table --seed 42 --moves "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
   scoundrel-solve imp hint --table --seed 42 --moves "pass 1 18 | 36 37 31 | 32" --seat B --time 1
-  scoundrel-solve imp hint --table --seed 42 --moves "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22" --json > view.json
-  scoundrel-solve imp hint --table view.json --explain 24
+  scoundrel-solve imp hint --table --seed 42 --moves "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8" --json > view.json
+  scoundrel-solve imp hint --table view.json --explain 33
 """
 
 
