@@ -299,6 +299,6 @@ def daily_answer(p: Puzzle, date, reveal: bool = False) -> dict:
     return daily_dict(p, date, reveal)
 
 
-__all__ = ["daily_answer", "deal_answer", "explain_json", "fraction_json", "game_json", "hint_answer", "hint_json", "position_after",
-           "puzzles_answer", "replay_answer", "solve_answer", "solve_json", "table_explain_json", "table_hint_answer",
-           "table_hint_json", "table_view_after", "trick_records", "value_answer"]
+__all__ = ["daily_answer", "deal_answer", "explain_json", "fraction_json", "game_json", "hint_answer", "hint_json",
+           "position_after", "puzzles_answer", "replay_answer", "solve_answer", "solve_json", "table_explain_json",
+           "table_hint_answer", "table_hint_json", "table_view_after", "trick_records", "value_answer"]

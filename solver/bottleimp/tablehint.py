@@ -225,4 +225,5 @@ def _not_your_turn(view: View, who: str):
                      f"to move")
 
 
-__all__ = ["NAMED", "CardFigure", "TableExplanation", "TableHint", "explain_table", "figures", "solve_worlds", "table_hint"]
+__all__ = ["NAMED", "CardFigure", "TableExplanation", "TableHint", "explain_table", "figures", "solve_worlds",
+           "table_hint"]

@@ -24,7 +24,7 @@ from scoundrel_solver.bottleimp.tableview import view_dict, view_from_dict, view
 from scoundrel_solver.bottleimp.worlds import ViewError, count_worlds, view_of, world_order, worlds
 from scoundrel_solver.cli.imp_play import Session
 from scoundrel_solver.jsonform import schema
-from test_imp_cli import run_json
+from test_imp_cli import check, run_json
 
 LOPAKA, GLITZ = Rules("lopaka"), Rules("glitzerhaus")
 #: deal 42, seven tricks played: A to lead, 35 worlds (solved in a fraction of a second)
@@ -35,8 +35,8 @@ LATE_CASES = [
     (LOPAKA, 42, LATE + " | 5 6", "B"),                     # mid-trick, B to play
     (GLITZ, 7, GLITZ7, "A"),                               # A knows the card passed to B's hand and its discards
     (GLITZ, 7, GLITZ7 + " | 8 32 9", "B"),                 # A's hand has shown void in blue
-    (Rules("lopaka", cards="matagot"), 3, "pass 15 1 | 35 3 13 | 5 1 25 | 16 29 36 | 34 24 21 | 32 18 17 | 30 28 6 | 27 9",
-     None),
+    (Rules("lopaka", cards="matagot"), 3,
+     "pass 15 1 | 35 3 13 | 5 1 25 | 16 29 36 | 34 24 21 | 32 18 17 | 30 28 6 | 27 9", None),
 ]
 VIEW_SCHEMA = jsonschema.Draft202012Validator({"$ref": "#/$defs/imp-table-view", "$defs": schema()["$defs"]})
 
@@ -176,6 +176,15 @@ def test_the_table_hint_means_are_the_cores_means_over_the_worlds(rules, seed, m
     assert answer["view"] == view_dict(view) and answer["seed"] == seed
 
 
+def test_the_library_answer_is_the_commands():
+    from scoundrel_solver.bottleimp.answers import table_hint_answer
+    lib = check(table_hint_answer(deal(42, LOPAKA).start(), LATE, "A", 42, seconds=0, workers=1, explain_card=36))
+    cli = run_json("hint", "--table", "--seed", "42", "--moves", LATE, "--time", "0", "--explain", "36")
+    assert {k: v for k, v in lib.items() if k != "seconds"} == {k: v for k, v in cli.items() if k != "seconds"}
+    with pytest.raises(ViewError, match="A's turn"):
+        table_hint_answer(deal(42, LOPAKA).start(), LATE, "B")
+
+
 def test_the_table_hint_text_names_what_it_is():
     out = invoke(["imp", "hint", "--table", "--seed", "42", "--moves", LATE]).stdout
     assert "What A knows:" in out and "B: hand: 5 cards unseen (known: 1)" in out
@@ -204,7 +213,8 @@ def test_a_budget_solves_some_worlds_and_says_so():
                       "--workers", "1")
     assert answer["worlds_total"] == 220 and answer["seat"] == "B"
     assert 0 < answer["worlds_solved"] < 220 and answer["complete"] is False
-    text = invoke(["imp", "hint", "--table", "--seed", "42", "--moves", moves, "--time", "0.5", "--workers", "1"]).stdout
+    text = invoke(["imp", "hint", "--table", "--seed", "42", "--moves", moves, "--time", "0.5",
+                   "--workers", "1"]).stdout
     assert "of 220 worlds solved within 0.5 s" in text and NAMED[1:] in text
 
 
