@@ -17,6 +17,7 @@ from .imp_options import ImpOptions, imp_options, pretty_option, print_json, rea
 from .imp_play import play_command
 from .imp_puzzle import daily_command, puzzle_command
 from .imp_solve import hint_command, solve_command
+from .imp_stats import imp_stats_command
 from .options import json_option, usage_error
 
 IMP_HELP = """The Bottle Imp (Der Flaschenteufel): deals, lines of play, a game in the terminal.
@@ -190,3 +191,4 @@ imp_group.add_command(solve_command)
 imp_group.add_command(hint_command)
 imp_group.add_command(puzzle_command)
 imp_group.add_command(daily_command)
+imp_group.add_command(imp_stats_command)

@@ -80,6 +80,11 @@ class Rules:
         """A variant with a margin A - B (Lopaka, Glitzerhaus)."""
         return self.variant != "base"
 
+    def describe(self) -> str:
+        """For people: ``Lopaka, classic cards`` (base: ``base game, 3 players, ...``)."""
+        name = {"lopaka": "Lopaka", "glitzerhaus": "Glitzerhaus"}.get(self.variant) or f"base game, {self.players} players"
+        return f"{name}, {self.cards} cards"
+
     def as_dict(self) -> dict:
         out = {"variant": self.variant, "cards": self.cards}
         if self.variant == "base":

@@ -21,6 +21,14 @@ are over the worlds solved, and the answer says how many of how many.
 The recommended card: the best mean (highest for A, lowest for B), then the larger share of
 worlds where it is best, then the lowest card.  :func:`explain_table` sets another card beside
 it world by world (as often as good, worse, better; the costliest world).
+
+**What the card achieves** (:func:`achieved`), where the budget allows: the recommended card
+played in each world (the same fixed order), and the round played out from there by a named
+policy on each side - the player by the ``table`` bot (this hint over a few worlds, each
+exact, from what the player sees as the round goes on), the opponent by a named bot
+(``greedy`` by default), Lopaka by his rule - with the mean margin over the worlds played and
+its 95 % interval.  That is a figure a player can reach (against that opponent), unlike the
+double-dummy mean; it is only as good as the policies named.
 """
 from __future__ import annotations
 
@@ -31,7 +39,7 @@ from typing import Optional
 
 from ..pools import Inline, drop_pool, pool, workers_default
 from .engine import Budget, Engine
-from .worlds import View, count_worlds, world_order
+from .worlds import View, advance, count_worlds, world_order
 
 #: worlds handed to a worker at a time
 CHUNK = 4
@@ -78,12 +86,25 @@ class CardFigure:
 
 
 @dataclass(frozen=True)
+class Achieved:
+    """What ``card`` achieved when played out over ``len(margins)`` worlds (see the module's doc)."""
+
+    card: int
+    player: str                 # the player's policy after the card, named
+    opponent: str               # the opponent's bot
+    margins: tuple              # margin A - B of each world played out, in the worlds' order
+    mean: float
+    ci95: Optional[tuple]
+
+
+@dataclass(frozen=True)
 class TableHint:
     seat: str
     cards: tuple                # CardFigure, recommended first
     worlds_total: int
     worlds_solved: int
     seconds: float
+    achieved: Optional[Achieved] = None
     #: per world solved: (its index in :func:`.worlds.world_order`, ((card, value), ...))
     per_world: tuple = ()
 
@@ -125,12 +146,14 @@ def figures(seat_is_a: bool, per_world: list) -> list:
 
 
 def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=None,
-               max_worlds: int = 0) -> TableHint:
+               max_worlds: int = 0, achieve_against: Optional[str] = None) -> TableHint:
     """The real-table hint for the seat of ``view``, whose turn it must be (see the module's doc).
     ``seconds``: the budget (0 or None: solve every world); ``workers``: processes (None: the
     default, 1: this process only); ``progress(solved, total)`` after each chunk; ``max_worlds``:
     solve only the first that many worlds of the fixed order (0: all), each exactly, whatever
-    the time - a hint that does not depend on the machine (the ``table`` bot's)."""
+    the time - a hint that does not depend on the machine (the ``table`` bot's);
+    ``achieve_against``: a bot name - with the time left once every world is solved, what the
+    recommended card achieves against it (:func:`achieved`)."""
     start = time.monotonic()
     deadline = start + seconds if seconds else 0.0
     order = world_order(view)
@@ -159,8 +182,56 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     indexed = tuple((i * CHUNK + j, tuple(w)) for i, r in enumerate(results) if r for j, w in enumerate(r))
     per_world = [w for _, w in indexed]
     seat_name = view.rules.seats[view.seat]
-    return TableHint(seat_name, tuple(figures(seat_name == "A", per_world)), total, len(per_world),
-                     time.monotonic() - start, indexed)
+    cards = tuple(figures(seat_name == "A", per_world))
+    got = None
+    if achieve_against and cards and len(per_world) == total and (not deadline or time.monotonic() < deadline):
+        got = achieved(view, cards[0].card, achieve_against, deadline, max_worlds)
+    return TableHint(seat_name, cards, total, len(per_world), time.monotonic() - start, got, indexed)
+
+
+#: worlds the player's own table hints use during a play-out (each exact)
+PLAYOUT_WORLDS = 8
+#: the fewest play-outs worth an interval
+MIN_PLAYOUTS = 5
+
+
+def play_out_world(view: View, world, card: int, opponent: str, player_worlds: int = PLAYOUT_WORLDS) -> int:
+    """The margin of ``world`` played out after ``card``: the player by its table hint over what
+    it sees (``player_worlds`` worlds), the opponent by bot ``opponent``, Lopaka by his rule."""
+    from .bots import make_bot
+    from .state import Play
+    bot = make_bot(opponent)
+    state, seen = world, view
+    action = Play(card)
+    while True:
+        seen = advance(seen, state, action)
+        state = state.apply(action)
+        if state.finished:
+            return state.value()
+        cards = state.legal_cards()
+        if len(cards) == 1:
+            action = Play(cards[0])
+        elif state.turn == view.seat:
+            action = Play(table_hint(seen, seconds=0, workers=1, max_worlds=player_worlds).recommended)
+        else:
+            action = Play(bot.choose_card(state))
+
+
+def achieved(view: View, card: int, opponent: str = "greedy", deadline: float = 0.0, max_worlds: int = 0,
+             player_worlds: int = PLAYOUT_WORLDS) -> Optional[Achieved]:
+    """What ``card`` achieves, played out over the worlds in the fixed order until ``deadline``
+    (``time.monotonic``; 0: none) or ``max_worlds`` (0: all); None when fewer than
+    :data:`MIN_PLAYOUTS` worlds were played out in time."""
+    from ..intervals import mean_ci_t
+    margins = []
+    for world in world_order(view)[:max_worlds or None]:
+        if deadline and time.monotonic() >= deadline:
+            break
+        margins.append(play_out_world(view, world, card, opponent, player_worlds))
+    if len(margins) < MIN_PLAYOUTS:
+        return None
+    mean, ci = mean_ci_t(margins)
+    return Achieved(card, f"table bot ({player_worlds} worlds a move)", opponent, tuple(margins), mean, ci)
 
 
 @dataclass(frozen=True)
@@ -225,5 +296,5 @@ def _not_your_turn(view: View, who: str):
                      f"to move")
 
 
-__all__ = ["NAMED", "CardFigure", "TableExplanation", "TableHint", "explain_table", "figures", "solve_worlds",
-           "table_hint"]
+__all__ = ["NAMED", "Achieved", "CardFigure", "TableExplanation", "TableHint", "achieved", "explain_table", "figures",
+           "play_out_world", "solve_worlds", "table_hint"]

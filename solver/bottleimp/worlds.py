@@ -140,6 +140,24 @@ def view_of(start: State, actions, seat: int) -> View:
                 state.trick)
 
 
+def advance(view: View, before: State, action) -> View:
+    """The view after ``action`` is played in the world ``before`` (a full state consistent with
+    ``view``): what the seat sees of it (a card from the hidden hand, and whether it followed)."""
+    after = before.apply(action)
+    voids = set(view.voids)
+    known = view.hidden_known
+    if isinstance(action, Play):
+        k = len(before.trick)
+        if before.holding_of_card(k) == view.hidden:
+            known = tuple(c for c in known if c != action.card)
+            led = view.rules.table.suit(before.trick[0]) if k > 0 else None
+            if led is not None and view.rules.table.suit(action.card) != led:
+                voids.add(led)
+    hands = tuple(None if i == view.hidden else h for i, h in enumerate(after.hands))
+    return View(view.rules, view.seat, hands, view.hidden, known, len(after.hands[view.hidden]), view.devil_known,
+                view.devil_size, tuple(sorted(voids)), after.price, after.holder, after.won, after.leader, after.trick)
+
+
 def _split(view: View):
     """``(forced, free, k)``: the unseen cards that must lie in the devil's trick (a suit the
     hidden hand is void in), the others, and how many of the others the devil's trick takes."""
@@ -195,5 +213,5 @@ def check_world(view: View, world: State) -> None:
         raise PositionError("the world's devil's trick does not fit what the player knows of it")
 
 
-__all__ = ["View", "ViewError", "check_world", "count_worlds", "opponent_holding", "view_of", "world_order",
+__all__ = ["View", "ViewError", "advance", "check_world", "count_worlds", "opponent_holding", "view_of", "world_order",
            "worlds"]

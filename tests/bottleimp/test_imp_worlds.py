@@ -172,3 +172,33 @@ def test_the_table_hint_is_the_mean_of_the_reference_values_over_the_worlds(rule
     want = {f.card: f for f in figures(now.seats[now.turn] == "A", per_world)}
     assert {f.card: f for f in hint.cards} == want
     assert hint.recommended in now.legal_cards()
+
+
+@pytest.mark.parametrize("rules", TWO_PLAYER, ids=lambda r: f"{r.variant}-{r.cards}")
+@settings(max_examples=6, **SETTINGS)
+@given(seed=st.integers(0, 2 ** 32), rng_seed=st.integers(0, 2 ** 32))
+def test_advancing_a_view_is_seeing_the_move(rules, seed, rng_seed):
+    from scoundrel_solver.bottleimp.worlds import advance
+    start, actions, states = random_game(rules, seed, random.Random(rng_seed))
+    first = next(i for i, s in enumerate(states) if not s.in_setup)
+    for seat in ((0, 2) if rules.variant == "lopaka" else (0, 1)):
+        view = view_of(start, actions[:first], seat)
+        for i in range(first, len(actions)):
+            view = advance(view, states[i], actions[i])
+            assert view == view_of(start, actions[:i + 1], seat)
+
+
+def test_what_the_card_achieves_is_a_play_out_over_the_worlds():
+    from scoundrel_solver.bottleimp import Rules
+    from scoundrel_solver.bottleimp.tablehint import achieved, play_out_world
+    got = game_at(Rules("lopaka"), 12, 3, 9)
+    start, actions, now = got
+    view = view_of(start, actions, now.turn)
+    card = now.legal_cards()[0]
+    a = achieved(view, card, "greedy")
+    listed = world_order(view)
+    assert a is not None and len(a.margins) == len(listed) and a.card == card and a.opponent == "greedy"
+    assert list(a.margins) == [play_out_world(view, w, card, "greedy") for w in listed]      # deterministic
+    assert a.mean == pytest.approx(sum(a.margins) / len(a.margins), abs=1e-4)
+    hint = table_hint(view, seconds=0, workers=1, achieve_against="random")
+    assert hint.achieved is not None and hint.achieved.card == hint.recommended
