@@ -58,7 +58,7 @@ def _reporter(line: ProgressLine):
 
 
 def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, seat, workers, seconds,
-                       explain_card, as_json: bool, pretty: bool, progress) -> None:
+                       explain_card, as_json: bool, pretty: bool, progress, against=None) -> None:
     """``imp hint --table [FILE]`` (see ``imp hint --help``)."""
     if position_file is not None:
         raise usage_error("--table takes a deal and --moves (what the player saw happen) or a table view FILE; "
@@ -95,10 +95,10 @@ def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, 
             raise ViewError(f"--explain {card}: not a card {view.rules.seats[view.seat]} can play here (legal: "
                             f"{' '.join(map(str, world.legal_cards()))})")
     with ProgressLine(enabled=progress) as line:
-        answer = table_hint(view, seconds, workers, _reporter(line))
+        answer = table_hint(view, seconds, workers, _reporter(line), achieve_against=against)
     explained = None if card is None else explain_table(view, answer, card)
     if as_json:
-        print_json(table_hint_json(answer, view, seconds, seed, moves_text, explained))
+        print_json(table_hint_json(answer, view, seconds, seed, moves_text, explained, against))
         return
-    for text in imp_text.table_hint_lines(answer, view, title, moves_text, seconds, pretty, explained):
+    for text in imp_text.table_hint_lines(answer, view, title, moves_text, seconds, pretty, explained, against):
         click.echo(text)

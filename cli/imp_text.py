@@ -424,7 +424,8 @@ def table_figures_lines(h, view, pretty: bool = False, seconds: float = None) ->
                        f"{signed(f.low)}..{signed(f.high)}{mark}")
     out.append(NAMED[0].upper() + NAMED[1:] + ".")
     if h.complete:
-        out.append(f"All {h.worlds_total} {worlds} solved ({h.seconds:.2f} s).")
+        out.append(f"All {h.worlds_total} {worlds} solved ({h.seconds:.2f} s"
+                   f"{', the play-outs below included' if getattr(h, 'achieved', None) else ''}).")
     else:
         out.append(f"{h.worlds_solved} of {h.worlds_total} worlds solved within {seconds:g} s (a fixed shuffled "
                    f"sample of them; the figures are over these): --time 0 solves them all.")
@@ -451,7 +452,26 @@ def table_explain_lines(e, view, pretty: bool = False) -> list:
     return out
 
 
-def table_hint_lines(h, view, title_text: str, moves, seconds: float, pretty: bool = False, explained=None) -> list:
+def achieved_lines(h, view, against: str, pretty: bool = False) -> list:
+    """What the recommended card achieved against ``against``, played out over the worlds, or why
+    it was not played out."""
+    rules = view.rules
+    who = seat_name(rules, h.seat)
+    other = seat_name(rules, "B" if h.seat == "A" else "A")
+    a = h.achieved
+    if a is None:
+        return [f"What the recommended card achieves against {against}: not played out (every world must be solved "
+                f"first, then at least 5 play-outs within the time; --time 0 plays out every world)."]
+    c = cards([a.card], rules.table, pretty)
+    ci = "" if a.ci95 is None else f", 95% interval {mean(a.ci95[0])}..{mean(a.ci95[1])}"
+    lopaka = ", Lopaka by his rule" if rules.variant == "lopaka" else ""
+    return [f"What {c} achieves, played out over {len(a.margins)} of the {h.worlds_total} worlds ({who} by the "
+            f"{a.player}, {other} by {a.opponent}{lopaka}): mean margin {mean(a.mean)}{ci}.",
+            f"That is a margin {who} can reach against {a.opponent}; it is only as good as the policies named."]
+
+
+def table_hint_lines(h, view, title_text: str, moves, seconds: float, pretty: bool = False, explained=None,
+                     against: str = None) -> list:
     """``imp hint --table`` for people: what the player knows, the figures, the caveat."""
     out = [title_text]
     if moves is not None:
@@ -461,6 +481,8 @@ def table_hint_lines(h, view, title_text: str, moves, seconds: float, pretty: bo
     out += view_lines(view, pretty)
     out.append("")
     out += table_figures_lines(h, view, pretty, seconds)
+    if against is not None:
+        out += achieved_lines(h, view, against, pretty)
     if explained is not None:
         out.append("")
         out += table_explain_lines(explained, view, pretty)

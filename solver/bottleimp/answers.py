@@ -239,10 +239,17 @@ def table_explain_json(e: TableExplanation) -> dict:
             "best_for_card": world(e.best_for_card)}
 
 
+def achieved_json(a) -> dict:
+    """What the recommended card achieved, played out over the worlds (:func:`.tablehint.achieved`)."""
+    return {"card": a.card, "player": a.player, "opponent": a.opponent, "worlds": len(a.margins),
+            "mean": a.mean, "ci95": None if a.ci95 is None else list(a.ci95), "margins": list(a.margins)}
+
+
 def table_hint_json(h: TableHint, view: View, seconds: float, seed=None, moves=None,
-                    explained: TableExplanation = None) -> dict:
+                    explained: TableExplanation = None, against: str = None) -> dict:
     """``imp hint --table --json``: the real-table hint of ``view`` (``seed`` and ``moves`` when it
-    came from a deal, else null), each figure named for what it is (:data:`.tablehint.NAMED`)."""
+    came from a deal, else null), each figure named for what it is (:data:`.tablehint.NAMED`);
+    with ``against`` (a bot's name) what the recommended card achieved against it, if played out."""
     rules = view.rules
     out = {"type": "imp-table-hint", "variant": rules.variant, "cards": rules.cards, "seed": seed, "moves": moves,
            "view": view_dict(view), "seat": h.seat, "named": NAMED,
@@ -251,6 +258,9 @@ def table_hint_json(h: TableHint, view: View, seconds: float, seed=None, moves=N
            "actions": [{"card": f.card, "mean": fraction_json(f.mean), "best_share": fraction_json(f.best_share),
                         "low": f.low, "high": f.high} for f in h.cards],
            "time": seconds, "seconds": round(h.seconds, 6)}
+    if against is not None:
+        out["against"] = against
+        out["achieved"] = None if h.achieved is None else achieved_json(h.achieved)
     if explained is not None:
         out["explain"] = table_explain_json(explained)
     return out
@@ -278,12 +288,12 @@ def table_view_after(start: State, moves_text: str = "", seat: str = None) -> tu
 
 def table_hint_answer(start: State, moves_text: str = "", seat: str = None, seed=None,
                       seconds: float = DEFAULT_HINT_TIME, workers: int = None, progress=None,
-                      explain_card: int = None) -> dict:
+                      explain_card: int = None, against: str = None) -> dict:
     """``imp hint --table --json`` from a deal: the view of the player to move after ``moves_text``."""
     view, moves = table_view_after(start, moves_text, seat)
-    h = table_hint(view, seconds, workers, progress)
+    h = table_hint(view, seconds, workers, progress, achieve_against=against)
     explained = None if explain_card is None else explain_table(view, h, explain_card)
-    return table_hint_json(h, view, seconds, seed, moves, explained)
+    return table_hint_json(h, view, seconds, seed, moves, explained, against)
 
 
 # ------------------------------------------------------ puzzles and the daily
@@ -299,6 +309,6 @@ def daily_answer(p: Puzzle, date, reveal: bool = False) -> dict:
     return daily_dict(p, date, reveal)
 
 
-__all__ = ["daily_answer", "deal_answer", "explain_json", "fraction_json", "game_json", "hint_answer", "hint_json",
+__all__ = ["achieved_json", "daily_answer", "deal_answer", "explain_json", "fraction_json", "game_json", "hint_answer", "hint_json",
            "position_after", "puzzles_answer", "replay_answer", "solve_answer", "solve_json", "table_explain_json",
            "table_hint_answer", "table_hint_json", "table_view_after", "trick_records", "value_answer"]

@@ -291,6 +291,8 @@ case("table-seat-not-to-move", *TABLE, "--moves", LATE, "--seat", "B", says="A's
 case("table-seat-bad", *TABLE, "--moves", LATE, "--seat", "L", says="--seat")
 case("table-seat-json", *TABLE, "--moves", LATE, "--seat", "B", "--json", says="A's turn")
 case("seat-without-table", *HINT, "--moves", LATE, "--seat", "A", says="--table")
+case("against-without-table", *HINT, "--moves", LATE, "--against", "greedy", says="--table")
+case("table-against-unknown-bot", *TABLE, "--moves", LATE, "--against", "smart", says="--against")
 case("table-base-game", "imp", "hint", "--table", "--variant", "base", *DEAL42, says="Lopaka and Glitzerhaus")
 case("table-bad-moves", *TABLE, "--moves", "pass 1 18 | 36 32", says="Lopaka plays 37")
 case("table-with-position", "imp", "hint", "--table", "--position", "-", says="--position", stdin=GOOD_POSITION)

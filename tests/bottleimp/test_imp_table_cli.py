@@ -237,6 +237,25 @@ def test_explain_sets_a_card_beside_the_recommended_one():
     assert f"worse in {e.worse}" in text and "33 costs the most" in text
 
 
+def test_against_a_bot_the_recommended_card_is_played_out_over_the_worlds():
+    from scoundrel_solver.bottleimp.tablehint import achieved
+    view = late_view(LOPAKA, 42, LATE)
+    want = achieved(view, 5, "greedy")
+    answer = run_json("hint", "--table", "--seed", "42", "--moves", LATE, "--time", "0", "--against", "greedy")
+    got = answer["achieved"]
+    assert answer["against"] == "greedy" and got["card"] == answer["recommended"] == 5
+    assert got["margins"] == list(want.margins) and got["worlds"] == 35 and got["mean"] == want.mean
+    assert got["ci95"][0] <= got["mean"] <= got["ci95"][1]
+    text = invoke(["imp", "hint", "--table", "--seed", "42", "--moves", LATE, "--time", "0", "--against",
+                   "greedy"]).stdout
+    assert "What 5 achieves, played out over 35 of the 35 worlds (A by the table bot" in text
+    assert "B by greedy, Lopaka by his rule" in text and NAMED[1:] in text
+    # no time left once the worlds are solved: said so, and null in the JSON
+    short = run_json("hint", "--table", "--seed", "42", "--moves", "pass 1 18 | 36 37 31 | 32", "--time", "0.3",
+                     "--workers", "1", "--against", "random")
+    assert short["achieved"] is None and short["against"] == "random"
+
+
 # ---------------------------------------------------------- puzzle and daily
 def replays_to_value(p):
     rules = Rules(p["variant"], None, p["cards"])
