@@ -62,8 +62,13 @@ cdef class Core:
         and the coins of the devil's trick."""
         cdef int i
         self.e.devil = devil            # part of the table's key: no need to start afresh
-        key = (bool(glitz), tuple(coins), tuple(suits))
-        if key == self.rules_key:
+        if self.rules_key is not None and self.rules_key[0] == bool(glitz) and self.rules_key[1] is coins \
+                and self.rules_key[2] is suits:
+            return                      # the same lists as last time (the engine keeps one pair per rules)
+        key = (bool(glitz), coins, suits)
+        if self.rules_key is not None and key[0] == self.rules_key[0] and list(coins) == list(self.rules_key[1]) \
+                and list(suits) == list(self.rules_key[2]):
+            self.rules_key = key
             return
         self.rules_key = key
         self.e.glitz = glitz

@@ -29,8 +29,10 @@ from .cards import DECK, START_PRICE
 from .state import Play, State
 from ._core import Core, FLAGS, INFINITY
 
-#: card number -> index 0-35 (the order of the numbers, 19 left out)
+#: card number -> index 0-35 (the order of the numbers, 19 left out), and its bit in a holding's mask
 INDEX = {n: i for i, n in enumerate(DECK)}
+BIT = {n: 1 << i for i, n in enumerate(DECK)}
+_TABLES = {}        # Rules -> (coins, suit numbers) by card index, as the core takes them
 #: the default table: 2**17 entries of 16 bytes (2 MiB): larger tables found little more and
 #: lost more to cache misses (benchmarks/README.md)
 DEFAULT_LOG2_ENTRIES = 17
@@ -88,17 +90,19 @@ class Engine:
 
     # ----------------------------------------------------------- loading
     def load(self, state: State) -> None:
-        if not state.rules.two_player:
+        rules = state.rules
+        if not rules.two_player:
             raise NotPlayPhase("the double-dummy value is defined for Lopaka and Glitzerhaus; the base game's is "
                                "out of scope (IMP-RULES §8)")
         if state.in_setup:
             raise NotPlayPhase("the engine values play-phase positions; the setup is a matrix game of them")
-        rules = state.rules
         table = rules.table
-        letters = list(table.suit_names)
-        self.core.set_rules(rules.variant == "glitzerhaus", [table.coins(n) for n in DECK],
-                            [letters.index(table.suit(n)) for n in DECK], table.coins_of(state.devil))
-        hands = [sum(1 << INDEX[c] for c in h) for h in state.hands]
+        known = _TABLES.get(rules)
+        if known is None:
+            letters = list(table.suit_names)
+            known = _TABLES[rules] = ([table.coins(n) for n in DECK], [letters.index(table.suit(n)) for n in DECK])
+        self.core.set_rules(rules.variant == "glitzerhaus", known[0], known[1], table.coins_of(state.devil))
+        hands = [sum(BIT[c] for c in h) for h in state.hands]
         won = [table.coins_of(w) for w in state.won]
         pidx = 18 if state.price == START_PRICE else INDEX[state.price]
         self.core.set_position(hands, [INDEX[c] for c in state.trick], pidx,
@@ -129,9 +133,11 @@ class Engine:
         return Bounds(lo, hi, nodes, time.perf_counter() - start)
 
     def _stepwise(self, guess, lo, hi, budget, nodes0, progress):
-        g = min(max(guess, lo), hi)
+        """The core's driver (``_search.mtdf``) test by test, reporting after each."""
+        lo0, hi0, g, step = lo, hi, guess, 4
         while lo < hi:
-            beta = g + 1 if g == lo else g
+            g = min(max(g, lo + 1), hi)
+            beta = g
             left = budget.max_nodes - budget.used - (self.core.nodes - nodes0) if budget.max_nodes else 0
             if budget.max_nodes and left <= 0:
                 break
@@ -140,8 +146,10 @@ class Engine:
                 break
             if g < beta:
                 hi = g
+                g, step = ((lo + hi + 1) // 2, step) if lo > lo0 else (hi - step, step * 2)
             else:
                 lo = g
+                g, step = ((lo + hi + 1) // 2, step) if hi < hi0 else (lo + step, step * 2)
             progress(lo, hi, self.core.nodes - nodes0)
         return lo, hi
 
