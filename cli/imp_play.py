@@ -2,8 +2,10 @@
 
 The session reads one line at a time, from a person or from a pipe (each line read
 is then echoed after the prompt, so the output reads as a transcript): a card to
-play, the player's own part of a setup step, or a command (``moves``, ``look``,
-``undo``, ``help``, ``quit``).  A bad line is told in one line and the game goes on.
+play, the player's own part of a setup step, or a command (``hint``, ``explain``,
+``moves``, ``look``, ``undo``, ``help``, ``quit``).  A bad line is told in one line and
+the game goes on.  The hint is the real-table hint (what the player knows); the hint
+with the deal known is ``hint dd``, named for what it sees.
 """
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from typing import Callable
 
 import click
 
-from scoundrel_solver.bottleimp import BasePass, Discard, IllegalMove, InputError, Pass, Play, Reveal, parse_card
+from scoundrel_solver.bottleimp import (BasePass, Discard, IllegalMove, InputError, Pass, Play, Reveal, parse_card,
+                                        parse_line, replay)
+from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME
 from scoundrel_solver.bottleimp.bots import BOTS, make_bot
 from scoundrel_solver.bottleimp.notation import format_line, line_of
 from scoundrel_solver.shuffle import check_seed
@@ -21,7 +25,7 @@ from scoundrel_solver.shuffle import check_seed
 from . import imp_text
 from .imp_options import imp_options, pretty_option
 from .imp_text import seat_name
-from .options import WholeNumber, usage_error
+from .options import Seconds, WholeNumber, usage_error
 from .terminal import Terminal
 
 EXIT_INTERRUPTED = 130
@@ -40,6 +44,14 @@ At the prompt:
   s1 5/7  s2 5/7   Glitzerhaus: discard 5, pass 7 from that stack (or just 5/7)
   open 2           Glitzerhaus: the stack you lay open (or just 2)
   pass 3/8/12      base game: to the left / to the right / into the devil's trick
+  hint             the real-table hint: each card's double-dummy margin averaged
+                   over the deals of the cards you cannot see (NOT what the card
+                   achieves: each deal is solved as if everyone saw every card)
+  hint dd          the hint with the deal known: it SEES EVERY CARD, your
+                   opponent's and the devil's trick too (the exchange and the
+                   open stacks as matrix games)
+  explain CARD     CARD beside the hint's card, deal by deal (explain dd CARD: the
+                   lines with every card known, to where they part)
   moves            the line so far
   look             the position again (also an empty line)
   undo [N]         take back your last move (or N moves) and what followed
@@ -55,9 +67,13 @@ yours too: the best card of each position, the lowest of equals; Lopaka and
 Glitzerhaus only).  Every bot but random makes its setup choices by the low-cards
 policy (pass the lowest card, discard the next lowest, keep stack 1 open).
 
+--moves LINE starts the round after a line (setup steps and tricks, as imp replay
+takes it); --time is the hints' budget.
+
 \b
 Examples:
   scoundrel-solve imp play --variant lopaka --seed 42
+  scoundrel-solve imp play --seed 42 --moves "pass 1 12 | 21 37 31 | 32 30 34" --bot table
   scoundrel-solve imp play --variant glitzerhaus --seed 7 --as B --bot random
   scoundrel-solve imp play --variant base --players 4 --seed 3 --as 2
   scoundrel-solve imp play --variant glitzerhaus --seed 0 --bot double-dummy
@@ -67,14 +83,18 @@ Examples:
 IN_GAME_HELP = """\
 Play a card: its number (24) or with its suit letter (24b).  Setup: Lopaka 'pass 7';
 Glitzerhaus 's1 5/7' (discard 5, pass 7), 's2 5/7', 'open 1' or 'open 2'; base game
-'pass L/R/D' (left, right, devil's trick).  Commands: moves, look, undo [N], help, quit."""
+'pass L/R/D' (left, right, devil's trick).  Commands: hint (the real-table hint: double-
+dummy means over the deals you cannot rule out, not what a card achieves), hint dd (the
+deal known: it sees every card), explain CARD, explain dd CARD, moves, look, undo [N],
+help, quit."""
 
 
 class Session:
     """One round: the states passed and the actions taken; ``mine`` marks the indexes of
     the actions that were the human's decisions (undo goes back to one of them)."""
 
-    def __init__(self, d, human: int, bot: str, bot_seed: int, echo: Callable[[str], None], pretty: bool = False):
+    def __init__(self, d, human: int, bot: str, bot_seed: int, echo: Callable[[str], None], pretty: bool = False,
+                 moves=(), hint_time: float = DEFAULT_HINT_TIME, workers: int = None):
         self.deal = d
         self.rules = d.rules
         self.human = human
@@ -85,8 +105,14 @@ class Session:
         self.pretty = pretty
         self.states = [d.start()]
         self.actions = []
+        for action in moves:            # --moves: where the round starts (not the human's to undo)
+            self.states.append(self.states[-1].apply(action))
+            self.actions.append(action)
         self.mine = []
         self.undos = 0
+        self.hint_time = hint_time
+        self.workers = workers
+        self._table = None              # (actions so far, view, hint): the last real-table hint
 
     @property
     def state(self):
@@ -112,6 +138,8 @@ class Session:
                            if i != self.human and not (self.rules.variant == "lopaka" and s == "L"))
         if self.bot_name == "double-dummy":
             others += " (it sees every card)"
+        elif self.bot_name == "table":
+            others += " (it sees what its seat sees)"
         dummy = "; Lopaka plays his rule" if self.rules.variant == "lopaka" else ""
         self.echo(f"You are {seat_name(self.rules, self.me)}; bots: {others}{dummy}.  Type help for the commands.")
         self.echo("")
@@ -352,8 +380,100 @@ class Session:
             self.echo("Line so far: " + (seen or "(no moves)") + note)
         elif word in ("undo", "u"):
             self.undo(words[1:])
+        elif word in ("hint", "h"):
+            self.hint(words[1:])
+        elif word in ("explain", "why"):
+            self.explain(words[1:])
         else:
             self.play(text)
+
+    # ------------------------------------------------------------- hints
+    def _no_hint(self) -> str:
+        """Why there is no hint here, or ''."""
+        if not self.rules.two_player:
+            return "no hints in the base game: its double-dummy value is out of scope (IMP-RULES §8)"
+        if not self.human_to_move():
+            return "no hint: it is not your move"
+        return ""
+
+    def table_hint(self):
+        """``(view, hint)`` of the real-table hint of the human's move (kept until the next move)."""
+        from scoundrel_solver.bottleimp.tablehint import table_hint
+        from scoundrel_solver.bottleimp.worlds import view_of
+        key = tuple(self.actions)
+        if self._table is None or self._table[0] != key:
+            view = view_of(self.states[0], self.actions, self.human)
+            self._table = (key, view, table_hint(view, self.hint_time, self.workers))
+        return self._table[1], self._table[2]
+
+    def hint(self, args) -> None:
+        """``hint`` (what the human knows) or ``hint dd`` (the deal known)."""
+        from scoundrel_solver.bottleimp.analysis import hint as dd_hint
+        if len(args) > 1 or (args and args[0].lower() not in ("dd", "double-dummy")):
+            self.echo("bad command: write hint (the real-table hint) or hint dd (the deal known)")
+            return
+        why = self._no_hint()
+        if why:
+            self.echo(why)
+            return
+        try:
+            if args:
+                h = dd_hint(self.state, self.hint_time, 0, None, self.workers)
+                self.echo("Double-dummy hint: it sees every card, your opponent's and the devil's trick too, as no "
+                          "player can.")
+                lines = imp_text.hint_body_lines(h, self.pretty)
+            elif self.state.in_setup:
+                self.echo("the real-table hint starts with the play phase; hint dd gives the setup step's matrix game "
+                          "with the deal known (it sees every card)")
+                return
+            else:
+                view, h = self.table_hint()
+                lines = imp_text.table_figures_lines(h, view, self.pretty, self.hint_time)
+        except KeyboardInterrupt:
+            self.echo("hint interrupted; the game goes on")
+            return
+        except InputError as exc:
+            self.echo(str(exc))
+            return
+        for text in lines:
+            self.echo(text)
+
+    def explain(self, args) -> None:
+        """``explain CARD`` (beside the real-table hint's card) or ``explain dd CARD`` (the deal known)."""
+        from scoundrel_solver.bottleimp.analysis import explain as dd_explain
+        from scoundrel_solver.bottleimp.tablehint import explain_table
+        dd = bool(args) and args[0].lower() in ("dd", "double-dummy")
+        rest = args[1:] if dd else args
+        if len(rest) != 1:
+            self.echo("bad command: write explain CARD (beside the real-table hint's card) or explain dd CARD")
+            return
+        why = self._no_hint()
+        if why:
+            self.echo(why.replace("hint", "explanation", 1))
+            return
+        if self.state.in_setup:
+            self.echo("explain takes a card of the play phase")
+            return
+        try:
+            card = parse_card(rest[0], self.rules.table)
+            if card not in self.state.legal_cards():
+                raise IllegalMove(f"{card} is not a card you can play here (legal: "
+                                  f"{self.cards(self.state.legal_cards())})")
+            if dd:
+                e = dd_explain(self.state, card)
+                self.echo("Double dummy (it sees every card: the lines show cards you have not seen):")
+                lines = imp_text.explain_lines(e, self.pretty)
+            else:
+                view, h = self.table_hint()
+                lines = imp_text.table_explain_lines(explain_table(view, h, card), view, self.pretty)
+        except KeyboardInterrupt:
+            self.echo("explanation interrupted; the game goes on")
+            return
+        except InputError as exc:
+            self.echo(str(exc))
+            return
+        for text in lines:
+            self.echo(text)
 
     # ------------------------------------------------------------- ends
     def replay_command(self) -> str:
@@ -401,8 +521,14 @@ class Session:
                    "the real-table hint; double-dummy is the exact engine, which sees every card).")
 @click.option("--bot-seed", type=WholeNumber(0, 2 ** 32 - 1), default=0, show_default=True, metavar="N",
               help="Seed of the random bot (the same seed, the same game).")
+@click.option("--moves", default="", metavar="LINE",
+              help='Start the round after these moves: setup steps and tricks, " | " between them.')
+@click.option("--time", "hint_time", type=Seconds(zero=True), default=DEFAULT_HINT_TIME, show_default=True,
+              metavar="SECONDS", help="The hints' budget (0: until every figure is exact).")
+@click.option("--workers", type=WholeNumber(1, 64), default=None, metavar="N",
+              help="Processes for the hints [default: 2, or the cores if fewer]; 1: this one.")
 @pretty_option
-def play_command(game, seat, bot, bot_seed, pretty):
+def play_command(game, seat, bot, bot_seed, moves, hint_time, workers, pretty):
     chosen = game.game()
     rules = chosen.rules
     seats = rules.seats
@@ -418,7 +544,10 @@ def play_command(game, seat, bot, bot_seed, pretty):
     if bot in ("double-dummy", "table") and not rules.two_player:
         raise usage_error(f"--bot {bot} plays Lopaka and Glitzerhaus: the base game has no double-dummy "
                           f"value here (IMP-RULES §8)")
-    session = Session(chosen, seats.index(seat), bot, bot_seed, click.echo, pretty)
+    segments = parse_line(moves, rules)
+    replay(chosen.start(), segments)            # every move checked before the round starts
+    actions = [a for segment in segments for a in segment]
+    session = Session(chosen, seats.index(seat), bot, bot_seed, click.echo, pretty, actions, hint_time, workers)
     terminal = Terminal()
     session.start()
     try:

@@ -12,6 +12,7 @@ import click
 from scoundrel_solver.bottleimp import CardError, InputError, parse_card
 from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME, NoAnalysis, explain, hint, solve
 from scoundrel_solver.bottleimp.answers import hint_json, position_after, solve_json
+from scoundrel_solver.bottleimp.bots import BOTS
 from scoundrel_solver.bottleimp.engine import Budget
 from scoundrel_solver.progress import ProgressLine
 
@@ -55,7 +56,8 @@ Examples:
   scoundrel-solve imp solve --position mid.json --moves "32"
 """
 
-HINT_HELP = """Every legal card with its double-dummy margin A - B, best first (the deal known).
+HINT_HELP = """Every legal card with its double-dummy margin A - B, best first (the deal known);
+with --table, the hint at a real table (from what the player to move knows).
 
 In the play phase: each legal card of the player to move and the value after it
 (A aims for the highest, B for the lowest), exact within --time (default 2 s; 0: no
@@ -68,6 +70,21 @@ choices to solve exactly): give them in --moves.
 --explain CARD: the optimal line after CARD beside the best card's, trick by trick, up
 to the first trick where the margins so far part, with both values.
 
+--table: the REAL-TABLE hint.  The player to move after --moves sees their own cards,
+Lopaka's (or the open stacks), the cards played, what they passed and discarded, and
+the suits the opponent has shown void in; every deal of the unseen cards that fits
+(a "world": at most 286 in Lopaka) is solved double dummy within --time, and each
+legal card is shown with its MEAN margin over the worlds, the share of worlds where it
+is best, and its range.  That mean assumes both players could see every card from
+there on: it is not what the card achieves (docs/bottleimp-solver.md).  --table FILE
+reads the view from an imp-table-view file (or an imp hint --table --json answer);
+--seat A|B checks whose turn it is; --explain CARD sets CARD beside the recommended
+card world by world.  --against BOT adds what the recommended card ACHIEVES: each world
+played out from it, the player by the table bot (8 worlds a move), the opponent by BOT,
+Lopaka by his rule: the mean margin and its 95 % interval.  It is played once every world
+is solved, with the time left (--time 0: over every world, which takes long early in a
+round); it is only as good as the policies it names.
+
 \b
 Examples:
   scoundrel-solve imp hint --seed 42 --moves "pass 1 18"
@@ -75,6 +92,11 @@ Examples:
   scoundrel-solve imp hint --seed 42 --moves "pass 1 18 | 21 37" --json
   scoundrel-solve imp hint --seed 42 --time 0
   scoundrel-solve imp hint --variant glitzerhaus --seed 0 --moves "s1 5/3 4/2 | s2 7/1 10/8"
+  scoundrel-solve imp hint --table --seed 42 --moves "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
+  scoundrel-solve imp hint --table --seed 42 --moves "pass 1 18 | 36 37 31 | 32" --seat B --time 1
+  scoundrel-solve imp hint --table --seed 42 --moves "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8" --json > view.json
+  scoundrel-solve imp hint --table view.json --explain 33
+  scoundrel-solve imp hint --table view.json --against greedy --time 0
 """
 
 
@@ -160,10 +182,27 @@ def solve_command(game: ImpOptions, moves, position_file, workers, max_nodes, ti
                                       "bounds.  0: until every figure is exact.")
 @click.option("--explain", "explain_card", default=None, metavar="CARD",
               help="Also the line after CARD beside the best card's, to where it falls behind (play phase).")
+@click.option("--table", "table", is_flag=False, flag_value="", default=None, metavar="[FILE]",
+              help="The real-table hint: from what the player to move knows after --moves (or the imp-table-view "
+                   "in FILE, - for stdin), every card's double-dummy mean over the deals they cannot rule out.")
+@click.option("--seat", default=None, metavar="A|B",
+              help="With --table: the player whose view it is; must be the player to move.")
+@click.option("--against", type=click.Choice(list(BOTS)), default=None, metavar="BOT",
+              help="With --table: also what the recommended card achieves, played out over the worlds against "
+                   "this bot (" + ", ".join(BOTS) + "), once every world is solved within --time.")
 @json_option
 @pretty_option
 @progress_option
-def hint_command(game: ImpOptions, moves, position_file, workers, seconds, explain_card, as_json, pretty, progress):
+def hint_command(game: ImpOptions, moves, position_file, workers, seconds, explain_card, table, seat, against,
+                 as_json, pretty, progress):
+    if table is not None:
+        from .imp_table import table_hint_command
+        table_hint_command(game, moves, position_file, table, seat, workers, seconds, explain_card, as_json, pretty,
+                           progress, against)
+        return
+    if seat is not None or against is not None:
+        raise usage_error(f"{'--seat' if seat is not None else '--against'} goes with --table (the real-table hint); "
+                          f"the hint with the deal known is for the player to move and needs no opponent")
     start, seed, blocks, title = _start(game, position_file)
     state, moves_text = position_after(start, moves)
     card = None

@@ -112,12 +112,14 @@ def narrate(states, actions, pretty: bool = False) -> list:
     return out
 
 
-def position_lines(state: State, pretty: bool = False, hide=None) -> list:
+def position_lines(state: State, pretty: bool = False, hide=None, notes=None, devil_note: str = "") -> list:
     """The position: price and bottle, each seat's cards and won coins, the devil's trick,
-    whose turn.  ``hide``: seats whose hidden cards are not shown (the play command)."""
+    whose turn.  ``hide``: seats whose hidden cards are not shown (the play command);
+    ``notes``: text to add after a hidden holding, by seat; ``devil_note``: after the devil's trick."""
     rules = state.rules
     table = rules.table
     hide = hide or set()
+    notes = notes or {}
     out = []
     if state.in_setup:
         due = state._setup_due()
@@ -135,10 +137,10 @@ def position_lines(state: State, pretty: bool = False, hide=None) -> list:
                     parts = ["stacks face down"]
             else:
                 hidden = f"{len(state.hands[i * 2 + 1])} hidden" if seat in hide else cards(state.hands[i * 2 + 1], table, pretty)
-                parts = [f"open: {cards(state.hands[i * 2], table, pretty)}", f"hand: {hidden}"]
+                parts = [f"open: {cards(state.hands[i * 2], table, pretty)}", f"hand: {hidden}{notes.get(seat, '')}"]
         else:
             hand = f"{len(state.hands[i])} cards" if seat in hide else cards(state.hands[i], table, pretty)
-            parts = [f"hand: {hand}"]
+            parts = [f"hand: {hand}{notes.get(seat, '')}"]
         if not state.in_setup:
             pile = state.won[i]
             parts.append(f"won {len(pile) // rules.trick_size} trick{'s' if len(pile) // rules.trick_size != 1 else ''}, "
@@ -147,7 +149,7 @@ def position_lines(state: State, pretty: bool = False, hide=None) -> list:
     if state.devil or rules.variant == "lopaka":
         shown = f"{len(state.devil)} cards face down" if hide else (
             f"{cards(state.devil, table, pretty)} ({table.coins_of(state.devil)} coins)")
-        out.append(f"  Devil's trick: {shown}")
+        out.append(f"  Devil's trick: {shown}{devil_note}")
     if state.finished:
         scores = state.scores()
         text = ", ".join(f"{seat_name(rules, s)} {num(v)}" for s, v in scores.items())
@@ -282,12 +284,23 @@ def solve_lines(analysis, title_text: str, moves: str, pretty: bool = False) -> 
 
 def hint_lines(h, title_text: str, moves: str, pretty: bool = False, explained=None) -> list:
     """``imp hint`` for people: every card (or setup choice), best first, and ``--explain``."""
+    out = [title_text, "Moves: " + (moves or "(none)")]
+    out += position_lines(h.state, pretty)
+    out.append("")
+    out += hint_body_lines(h, pretty)
+    if explained is not None:
+        out.append("")
+        out += explain_lines(explained, pretty)
+    return out
+
+
+def hint_body_lines(h, pretty: bool = False) -> list:
+    """The figures of a hint with the deal known: every card best first, or the matrix game of
+    a setup step and each player's choices."""
     state = h.state
     rules = state.rules
     table = rules.table
-    out = [title_text, "Moves: " + (moves or "(none)")]
-    out += position_lines(state, pretty)
-    out.append("")
+    out = []
     if hasattr(h, "cards"):
         if not h.cards:
             out.append("The round is over: nothing to play.")
@@ -324,9 +337,6 @@ def hint_lines(h, title_text: str, moves: str, pretty: bool = False, explained=N
         if not h.exact:
             out.append(f"The matrix is not finished within {h.time:g} s: cells shown as bounds, no equilibrium; "
                        f"--time 0 for no limit.")
-    if explained is not None:
-        out.append("")
-        out += explain_lines(explained, pretty)
     return out
 
 
@@ -359,4 +369,121 @@ def explain_lines(e, pretty: bool = False) -> list:
     out.append(f"Line after {b}: " + format_line(line_of(state, e.best_line), table, pretty))
     if e.card != e.best:
         out.append(f"Line after {c}: " + format_line(line_of(state, e.card_line), table, pretty))
+    return out
+
+
+# ------------------------------------------------------- at a real table
+def percent(x) -> str:
+    return f"{float(x) * 100:.0f}%"
+
+
+def mean(x) -> str:
+    """A mean margin for people: ``+61.43`` (the exact fraction is in the JSON)."""
+    return ("+" if x > 0 else MINUS if x < 0 else "") + f"{abs(float(x)):.2f}"
+
+
+def view_lines(view, pretty: bool = False) -> list:
+    """What the player of ``view`` knows, as :func:`position_lines` shows a position: the unseen
+    hand's size, the cards known in it and its voids; the devil's trick face down but for the
+    player's own discards."""
+    from scoundrel_solver.bottleimp.worlds import worlds
+    rules = view.rules
+    table = rules.table
+    world = next(worlds(view))
+    opponent = rules.seats[2 - view.seat if rules.variant == "lopaka" else 1 - view.seat]
+    notes = []
+    if view.hidden_known:
+        notes.append(f"known: {cards(view.hidden_known, table, pretty)}")
+    if view.voids:
+        notes.append("void in " + ", ".join(table.suit_names[v] for v in view.voids))
+    unseen = (" unseen" if rules.variant == "lopaka" else "") + (f" ({'; '.join(notes)})" if notes else "")
+    devil = f" (yours: {cards(view.devil_known, table, pretty)})" if view.devil_known else ""
+    return position_lines(world, pretty, hide={opponent}, notes={opponent: unseen}, devil_note=devil)
+
+
+def table_figures_lines(h, view, pretty: bool = False, seconds: float = None) -> list:
+    """The real-table hint's figures: every card, recommended first, with its mean double-dummy
+    margin, the share of worlds where it is best and its range; the caveat; how many worlds."""
+    from scoundrel_solver.bottleimp.tablehint import NAMED
+    rules = view.rules
+    table = rules.table
+    who = seat_name(rules, h.seat)
+    aim = "aims for the highest margin" if h.seat == "A" else "aims for the lowest margin"
+    worlds = "world" if h.worlds_total == 1 else "worlds"
+    out = [f"{who} to play ({aim}). Over the {h.worlds_total} {worlds} {who} cannot rule out (the deals of the "
+           f"unseen cards), margin A {MINUS} B:"]
+    if not h.cards:
+        out.append(f"  no world solved within {seconds:g} s: --time 0 solves them all")
+    else:
+        width = max(len(cards([f.card], table, pretty)) for f in h.cards) + 2
+        out.append(f"  {'card'.rjust(width)}  {'mean':>8}  {'best in':>14}  range")
+        for f in h.cards:
+            share = f"{percent(f.best_share)} ({f.best_share * h.worlds_solved}/{h.worlds_solved})"
+            mark = "  recommended" if f.card == h.recommended else ""
+            out.append(f"  {cards([f.card], table, pretty).rjust(width)}  {mean(f.mean):>8}  {share:>14}  "
+                       f"{signed(f.low)}..{signed(f.high)}{mark}")
+    out.append(NAMED[0].upper() + NAMED[1:] + ".")
+    if h.complete:
+        out.append(f"All {h.worlds_total} {worlds} solved ({h.seconds:.2f} s"
+                   f"{', the play-outs below included' if getattr(h, 'achieved', None) else ''}).")
+    else:
+        out.append(f"{h.worlds_solved} of {h.worlds_total} worlds solved within {seconds:g} s (a fixed shuffled "
+                   f"sample of them; the figures are over these): --time 0 solves them all.")
+    return out
+
+
+def table_explain_lines(e, view, pretty: bool = False) -> list:
+    """``explain CARD`` at a real table: CARD beside the recommended card, world by world."""
+    rules = view.rules
+    table = rules.table
+    c = cards([e.card], table, pretty)
+    r = cards([e.recommended], table, pretty)
+    who = seat_name(rules, rules.seats[view.seat])
+    if e.card == e.recommended:
+        return [f"Explain {c}: it is the recommended card (the best mean over the worlds solved)."]
+    out = [f"Explain {c} beside the recommended {r}, world by world ({e.worlds} worlds solved; double-dummy margins):",
+           f"  as good in {e.same}, worse in {e.worse}, better in {e.better}; on average {c} "
+           f"{'costs' if e.mean_cost >= 0 else 'gains'} {who} {abs(float(e.mean_cost)):.2f} coins of margin."]
+    for what, w in (("costs the most", e.costliest), ("gains the most", e.best_for_card)):
+        if w is not None:
+            cost, hidden, devil = w
+            out.append(f"  {c} {what} ({abs(cost)}) where the unseen hand is {cards(hidden, table, pretty)} and the "
+                       f"devil's trick {cards(devil, table, pretty)}.")
+    return out
+
+
+def achieved_lines(h, view, against: str, pretty: bool = False) -> list:
+    """What the recommended card achieved against ``against``, played out over the worlds, or why
+    it was not played out."""
+    rules = view.rules
+    who = seat_name(rules, h.seat)
+    other = seat_name(rules, "B" if h.seat == "A" else "A")
+    a = h.achieved
+    if a is None:
+        return [f"What the recommended card achieves against {against}: not played out (every world must be solved "
+                f"first, then at least 5 play-outs within the time; --time 0 plays out every world)."]
+    c = cards([a.card], rules.table, pretty)
+    ci = "" if a.ci95 is None else f", 95% interval {mean(a.ci95[0])}..{mean(a.ci95[1])}"
+    lopaka = ", Lopaka by his rule" if rules.variant == "lopaka" else ""
+    return [f"What {c} achieves, played out over {len(a.margins)} of the {h.worlds_total} worlds ({who} by the "
+            f"{a.player}, {other} by {a.opponent}{lopaka}): mean margin {mean(a.mean)}{ci}.",
+            f"That is a margin {who} can reach against {a.opponent}; it is only as good as the policies named."]
+
+
+def table_hint_lines(h, view, title_text: str, moves, seconds: float, pretty: bool = False, explained=None,
+                     against: str = None) -> list:
+    """``imp hint --table`` for people: what the player knows, the figures, the caveat."""
+    out = [title_text]
+    if moves is not None:
+        out.append("Moves: " + (moves or "(none)"))
+    who = seat_name(view.rules, view.rules.seats[view.seat])
+    out.append(f"What {who} knows:")
+    out += view_lines(view, pretty)
+    out.append("")
+    out += table_figures_lines(h, view, pretty, seconds)
+    if against is not None:
+        out += achieved_lines(h, view, against, pretty)
+    if explained is not None:
+        out.append("")
+        out += table_explain_lines(explained, view, pretty)
     return out

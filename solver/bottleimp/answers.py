@@ -3,7 +3,7 @@
 The command line and (later) the HTTP service both call these and print or send the
 dict; neither builds an answer itself.  Every dict validates against the project's
 schema (``$defs/imp-deal``, ``imp-replay``, ``imp-position``, ``imp-value``, ``imp-solve``,
-``imp-hint``).
+``imp-hint``, ``imp-table-hint``, ``imp-puzzles``, ``imp-puzzle``, ``imp-daily``).
 
 >>> from .rules import Rules
 >>> answer = replay_answer(deal(42, Rules("lopaka")), "pass 1 18 | 36 37 31")
@@ -19,8 +19,13 @@ from .deal import Deal, deal  # noqa: F401  (deal: used by the example above)
 from .engine import Budget
 from .notation import format_line, line_of, parse_line, replay
 from .position import position_dict
+from .puzzle import METHOD as PUZZLE_METHOD
+from .puzzle import Puzzle, daily_dict
 from .reference import NoValueError, solve_reference
 from .state import State
+from .tablehint import NAMED, TableExplanation, TableHint, explain_table, table_hint
+from .tableview import view_dict
+from .worlds import View, ViewError, view_of
 
 
 def deal_answer(d: Deal) -> dict:
@@ -225,5 +230,85 @@ def hint_answer(start: State, moves_text: str = "", seed=None, blocks=None, seco
     return hint_json(h, start, moves, seed, blocks, explained)
 
 
-__all__ = ["deal_answer", "explain_json", "fraction_json", "game_json", "hint_answer", "hint_json", "position_after",
-           "replay_answer", "solve_answer", "solve_json", "trick_records", "value_answer"]
+# ------------------------------------------------------- at a real table
+def table_explain_json(e: TableExplanation) -> dict:
+    def world(w):
+        return None if w is None else {"cost": w[0], "opponent_hand": list(w[1]), "devil": list(w[2])}
+    return {"card": e.card, "recommended": e.recommended, "worlds": e.worlds, "same": e.same, "worse": e.worse,
+            "better": e.better, "mean_cost": fraction_json(e.mean_cost), "costliest": world(e.costliest),
+            "best_for_card": world(e.best_for_card)}
+
+
+def achieved_json(a) -> dict:
+    """What the recommended card achieved, played out over the worlds (:func:`.tablehint.achieved`)."""
+    return {"card": a.card, "player": a.player, "opponent": a.opponent, "worlds": len(a.margins),
+            "mean": a.mean, "ci95": None if a.ci95 is None else list(a.ci95), "margins": list(a.margins)}
+
+
+def table_hint_json(h: TableHint, view: View, seconds: float, seed=None, moves=None,
+                    explained: TableExplanation = None, against: str = None) -> dict:
+    """``imp hint --table --json``: the real-table hint of ``view`` (``seed`` and ``moves`` when it
+    came from a deal, else null), each figure named for what it is (:data:`.tablehint.NAMED`);
+    with ``against`` (a bot's name) what the recommended card achieved against it, if played out."""
+    rules = view.rules
+    out = {"type": "imp-table-hint", "variant": rules.variant, "cards": rules.cards, "seed": seed, "moves": moves,
+           "view": view_dict(view), "seat": h.seat, "named": NAMED,
+           "worlds_total": h.worlds_total, "worlds_solved": h.worlds_solved, "complete": h.complete,
+           "recommended": h.recommended,
+           "actions": [{"card": f.card, "mean": fraction_json(f.mean), "best_share": fraction_json(f.best_share),
+                        "low": f.low, "high": f.high} for f in h.cards],
+           "time": seconds, "seconds": round(h.seconds, 6)}
+    if against is not None:
+        out["against"] = against
+        out["achieved"] = None if h.achieved is None else achieved_json(h.achieved)
+    if explained is not None:
+        out["explain"] = table_explain_json(explained)
+    return out
+
+
+def table_view_after(start: State, moves_text: str = "", seat: str = None) -> tuple:
+    """``(view, moves)``: what the player to move after ``moves_text`` knows (``seat``, if given,
+    must be that player) and the moves as the notation writes them."""
+    segments = parse_line(moves_text, start.rules)
+    actions = [a for s in segments for a in s]
+    state = replay(start, segments)[-1]
+    moves = format_line(line_of(start, actions))
+    if state.in_setup:
+        raise ViewError("the real-table hint starts with the play phase: give the setup in --moves")
+    if state.finished:
+        raise ViewError("the round is over: nothing to play")
+    if state.lopaka_to_play:
+        raise ViewError("Lopaka is to play (his rule decides): the table hint is for A or B")
+    to_play = state.turn_name
+    if seat is not None and seat != to_play:
+        raise ViewError(f"--seat {seat}: it is {to_play}'s turn after the moves; the table hint is for the player "
+                        f"to move")
+    return view_of(start, actions, state.turn), moves
+
+
+def table_hint_answer(start: State, moves_text: str = "", seat: str = None, seed=None,
+                      seconds: float = DEFAULT_HINT_TIME, workers: int = None, progress=None,
+                      explain_card: int = None, against: str = None) -> dict:
+    """``imp hint --table --json`` from a deal: the view of the player to move after ``moves_text``."""
+    view, moves = table_view_after(start, moves_text, seat)
+    h = table_hint(view, seconds, workers, progress, achieve_against=against)
+    explained = None if explain_card is None else explain_table(view, h, explain_card)
+    return table_hint_json(h, view, seconds, seed, moves, explained, against)
+
+
+# ------------------------------------------------------ puzzles and the daily
+def puzzles_answer(puzzles, rules, tricks_left: int, seed: int, count: int, reveal: bool = False) -> dict:
+    """``imp puzzle --json``: the puzzles found (each an ``imp-puzzle`` object) and what was asked."""
+    return {"type": "imp-puzzles", "variant": rules.variant, "cards": rules.cards, "tricks_left": tricks_left,
+            "seed": seed, "count": count, "method": PUZZLE_METHOD, "reveal": reveal,
+            "puzzles": [p.as_dict(reveal) for p in puzzles]}
+
+
+def daily_answer(p: Puzzle, date, reveal: bool = False) -> dict:
+    """``imp daily --json``: the daily puzzle of ``date`` (:func:`.puzzle.daily_dict`)."""
+    return daily_dict(p, date, reveal)
+
+
+__all__ = ["achieved_json", "daily_answer", "deal_answer", "explain_json", "fraction_json", "game_json", "hint_answer", "hint_json",
+           "position_after", "puzzles_answer", "replay_answer", "solve_answer", "solve_json", "table_explain_json",
+           "table_hint_answer", "table_hint_json", "table_view_after", "trick_records", "value_answer"]

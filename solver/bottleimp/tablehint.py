@@ -19,7 +19,8 @@ budget, over the process pool (two workers by default); when the clock stops it,
 are over the worlds solved, and the answer says how many of how many.
 
 The recommended card: the best mean (highest for A, lowest for B), then the larger share of
-worlds where it is best, then the lowest card.
+worlds where it is best, then the lowest card.  :func:`explain_table` sets another card beside
+it world by world (as often as good, worse, better; the costliest world).
 
 **What the card achieves** (:func:`achieved`), where the budget allows: the recommended card
 played in each world (the same fixed order), and the round played out from there by a named
@@ -42,6 +43,9 @@ from .worlds import View, advance, count_worlds, world_order
 
 #: worlds handed to a worker at a time
 CHUNK = 4
+#: what the figures are, in every output that shows them (text and JSON)
+NAMED = ("double-dummy mean over the worlds: assumes both players could see every card from here; not what the "
+         "card achieves")
 _ENGINE = None
 
 
@@ -101,6 +105,8 @@ class TableHint:
     worlds_solved: int
     seconds: float
     achieved: Optional[Achieved] = None
+    #: per world solved: (its index in :func:`.worlds.world_order`, ((card, value), ...))
+    per_world: tuple = ()
 
     @property
     def complete(self) -> bool:
@@ -173,13 +179,14 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     except BaseException:
         drop_pool()
         raise
-    per_world = [w for r in results if r for w in r]
+    indexed = tuple((i * CHUNK + j, tuple(w)) for i, r in enumerate(results) if r for j, w in enumerate(r))
+    per_world = [w for _, w in indexed]
     seat_name = view.rules.seats[view.seat]
     cards = tuple(figures(seat_name == "A", per_world))
     got = None
     if achieve_against and cards and len(per_world) == total and (not deadline or time.monotonic() < deadline):
         got = achieved(view, cards[0].card, achieve_against, deadline, max_worlds)
-    return TableHint(seat_name, cards, total, len(per_world), time.monotonic() - start, got)
+    return TableHint(seat_name, cards, total, len(per_world), time.monotonic() - start, got, indexed)
 
 
 #: worlds the player's own table hints use during a play-out (each exact)
@@ -227,11 +234,67 @@ def achieved(view: View, card: int, opponent: str = "greedy", deadline: float = 
     return Achieved(card, f"table bot ({player_worlds} worlds a move)", opponent, tuple(margins), mean, ci)
 
 
+@dataclass(frozen=True)
+class TableExplanation:
+    """``card`` beside the recommended card, world by world (the worlds the hint solved).
+
+    ``cost`` is what ``card`` gives up against the recommended card in a world, for the player
+    to move (A: the recommended card's margin minus ``card``'s; B: the other way round), so a
+    negative cost is a gain.  Both are double-dummy margins: the comparison shares the caveat
+    of the hint's figures.  ``costliest`` and ``best_for_card``: ``(cost, hidden hand, devil's
+    trick)`` of the world where ``card`` costs the most and where it gains the most (the first
+    in the hint's order), None without such a world."""
+
+    card: int
+    recommended: int
+    worlds: int
+    same: int
+    worse: int
+    better: int
+    mean_cost: Fraction
+    costliest: Optional[tuple]
+    best_for_card: Optional[tuple]
+
+
+def explain_table(view: View, hint: TableHint, card: int) -> TableExplanation:
+    """Why ``card`` (a legal card of the player to move) is or is not the recommended card of
+    ``hint`` (the table hint of ``view``): how often it does as well, worse or better, by how much."""
+    from .worlds import ViewError
+    if not hint.per_world:
+        raise ViewError("no world was solved within the time, so there is nothing to compare: --time 0 solves "
+                        "them all")
+    legal = [f.card for f in hint.cards]
+    if card not in legal:
+        raise ViewError(f"{card} is not a card {hint.seat} can play here (legal: {' '.join(map(str, sorted(legal)))})")
+    rec = hint.recommended
+    sign = 1 if hint.seat == "A" else -1
+    order = None
+    costs = []
+    for index, values in hint.per_world:
+        v = dict(values)
+        costs.append((sign * (v[rec] - v[card]), index))
+    n = len(costs)
+
+    def world(cost, index):
+        nonlocal order
+        if order is None:
+            order = world_order(view)
+        w = order[index]
+        return cost, w.hands[view.hidden], w.devil
+    costliest = max(costs, key=lambda ci: (ci[0], -ci[1]), default=None)
+    cheapest = min(costs, key=lambda ci: (ci[0], ci[1]), default=None)
+    return TableExplanation(
+        card, rec, n, sum(1 for c, _ in costs if c == 0), sum(1 for c, _ in costs if c > 0),
+        sum(1 for c, _ in costs if c < 0), Fraction(sum(c for c, _ in costs), n) if n else Fraction(0),
+        world(*costliest) if costliest is not None and costliest[0] > 0 else None,
+        world(*cheapest) if cheapest is not None and cheapest[0] < 0 else None)
+
+
 def _not_your_turn(view: View, who: str):
     from .worlds import ViewError
     return ViewError(f"it is {who}'s turn, not {view.rules.seats[view.seat]}'s: the table hint is for the player "
                      f"to move")
 
 
-__all__ = ["Achieved", "CardFigure", "TableHint", "achieved", "figures", "play_out_world", "solve_worlds",
-           "table_hint"]
+__all__ = ["NAMED", "Achieved", "CardFigure", "TableExplanation", "TableHint", "achieved", "explain_table", "figures",
+           "play_out_world", "solve_worlds", "table_hint"]

@@ -261,6 +261,116 @@ case("hint-glitz-discard-step-2", "imp", "hint", "--variant", "glitzerhaus", "--
 case("play-double-dummy-base", "imp", "play", "--variant", "base", *DEAL42, "--bot", "double-dummy",
      says="double-dummy", stdin="quit\n")
 
+# ------------------------------------------------- the real-table hint
+LATE = "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
+TABLE = ("imp", "hint", "--table", *DEAL42)
+GOOD_VIEW = {"type": "imp-table-view", "variant": "lopaka", "cards": "classic", "seat": "A",
+             "hands": {"A": [3, 5, 33, 35, 36], "L": [4, 6, 10, 11, 16]},
+             "opponent_hand": {"size": 5, "known": [1], "voids": []}, "devil_known": [], "price": 8, "holder": "A",
+             "won": {"A": [8, 17, 20, 23, 26, 29, 30, 32, 34], "L": [9, 12, 18, 21, 22, 24, 25, 31, 37], "B": []},
+             "leader": "A", "trick": []}
+
+
+def view_text(**changes):
+    out = json.loads(json.dumps(GOOD_VIEW))
+    for key, value in changes.items():
+        where, path = out, key.split("__")
+        for k in path[:-1]:
+            where = where[k]
+        where[path[-1]] = value
+    return json.dumps(out)
+
+
+case("table-setup", *TABLE, says="play phase")
+case("table-glitz-setup", "imp", "hint", "--table", "--variant", "glitzerhaus", "--seed", "0", "--moves",
+     "s1 3/17 33/6", says="play phase")
+case("table-lopaka-to-play", *TABLE, "--moves", "pass 1 18 | 36", says="Lopaka is to play")
+case("table-finished", *TABLE, "--moves", "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | "
+     "17 20 8 | 33 11 14 | 35 16 27 | 36 6 15 | 10 13 5 | 3 4 1", says="over")
+case("table-seat-not-to-move", *TABLE, "--moves", LATE, "--seat", "B", says="A's turn")
+case("table-seat-bad", *TABLE, "--moves", LATE, "--seat", "L", says="--seat")
+case("table-seat-json", *TABLE, "--moves", LATE, "--seat", "B", "--json", says="A's turn")
+case("seat-without-table", *HINT, "--moves", LATE, "--seat", "A", says="--table")
+case("against-without-table", *HINT, "--moves", LATE, "--against", "greedy", says="--table")
+case("table-against-unknown-bot", *TABLE, "--moves", LATE, "--against", "smart", says="--against")
+case("table-base-game", "imp", "hint", "--table", "--variant", "base", *DEAL42, says="Lopaka and Glitzerhaus")
+case("table-bad-moves", *TABLE, "--moves", "pass 1 18 | 36 32", says="Lopaka plays 37")
+case("table-with-position", "imp", "hint", "--table", "--position", "-", says="--position", stdin=GOOD_POSITION)
+case("table-file-and-seed", "imp", "hint", "--table", "-", *DEAL42, says="--table FILE", stdin=view_text())
+case("table-file-and-moves", "imp", "hint", "--table", "-", "--moves", "5", says="--table FILE", stdin=view_text())
+case("table-file-seat", "imp", "hint", "--table", "-", "--seat", "B", says="A's", stdin=view_text())
+case("table-file-variant", "imp", "hint", "--table", "-", "--variant", "glitzerhaus", says="--variant",
+     stdin=view_text())
+case("table-file-cards", "imp", "hint", "--table", "-", "--cards", "matagot", says="--cards", stdin=view_text())
+case("table-file-missing", "imp", "hint", "--table", "/no/such/view.json", says="view.json")
+case("table-file-directory", "imp", "hint", "--table", "/", says="--table")
+case("table-explain-bad-card", *TABLE, "--moves", LATE, "--explain", "19", says="--explain")
+case("table-explain-not-legal", *TABLE, "--moves", LATE, "--explain", "4", says="--explain 4")
+case("table-explain-json", *TABLE, "--moves", LATE, "--explain", "x", "--json", says="--explain")
+for value in ("-1", "x", "nan", "inf"):
+    case(f"table-time-{value}", *TABLE, "--moves", LATE, "--time", value, says="--time")
+case("table-workers-0", *TABLE, "--moves", LATE, "--workers", "0", says="--workers")
+for name, text, says in [
+        ("empty", "", "JSON"), ("not-json", "{", "JSON"), ("list", "[]", "JSON object"),
+        ("position", GOOD_POSITION, "'type'"),
+        ("answer-without-view", '{"type": "imp-table-hint"}', "no 'view'"),
+        ("unknown-key", view_text(extra=1), "'extra'"),
+        ("base-variant", view_text(variant="base"), "players"),
+        ("glitz-with-hands", view_text(variant="glitzerhaus"), "'hands'"),
+        ("seat-L", view_text(seat="L"), "'seat'"),
+        ("opponent-hand-shown", view_text(hands__B=[1, 2, 7, 13, 14]), "cannot see"),
+        ("card-19", view_text(hands__A=[3, 5, 19, 35, 36]), "19"),
+        ("card-twice", view_text(trick=[33]), "two places"),
+        ("hand-size", view_text(hands__A=[3, 5, 33, 35]), "hand A holds 4"),
+        ("opponent-size", view_text(opponent_hand__size=4), "opponent_hand.size"),
+        ("opponent-size-negative", view_text(opponent_hand__size=-1), "whole number"),
+        ("known-in-void", view_text(opponent_hand__voids=["y"]), "void"),
+        ("void-letter", view_text(opponent_hand__voids=["g"]), "no suit"),
+        ("no-deal-fits", view_text(opponent_hand__known=[], opponent_hand__voids=["y"]), "no deal fits"),
+        ("price", view_text(price=9), "price"),
+        ("holder-none-price", view_text(holder=None), "price"),
+        ("leader", view_text(leader="X"), "leader"),
+        ("trick-lopaka-rule", view_text(trick=[3, 4], hands__A=[5, 33, 35, 36], hands__L=[6, 10, 11, 16],
+                                        opponent_hand__size=5), "Lopaka"),
+        ("not-to-move", view_text(trick=[3, 6], hands__A=[5, 33, 35, 36], hands__L=[4, 10, 11, 16]), "B's turn"),
+        ("json-flag", view_text(price="8"), "price")]:
+    case(f"table-view-{name}", "imp", "hint", "--table", "-", *(["--json"] if name == "json-flag" else []),
+         says=says, stdin=text)
+
+# ------------------------------------------------------ puzzle and daily
+PUZZLE = ("imp", "puzzle")
+DAILY = ("imp", "daily")
+for value in ("1", "12", "0", "-3", "x", ""):
+    case(f"puzzle-tricks-left-{value or 'empty'}", *PUZZLE, "--tricks-left", value, says="--tricks-left")
+case("puzzle-glitz-tricks-left-9", *PUZZLE, "--variant", "glitzerhaus", "--tricks-left", "9", says="tricks left")
+for value in ("-1", str(2 ** 64), "x", "1.5", ""):
+    case(f"puzzle-seed-{value or 'empty'}", *PUZZLE, "--seed", value, says="--seed")
+for value in ("0", "101", "x"):
+    case(f"puzzle-count-{value}", *PUZZLE, "--count", value, says="--count")
+for cmd, base in (("puzzle", PUZZLE), ("daily", DAILY)):
+    case(f"{cmd}-variant-base", *base, "--variant", "base", says="--variant")
+    case(f"{cmd}-variant-bad", *base, "--variant", "bridge", says="--variant")
+    case(f"{cmd}-cards-bad", *base, "--cards", "bambus", says="--cards")
+    case(f"{cmd}-json-bad-variant", *base, "--variant", "base", "--json", says="--variant")
+    case(f"{cmd}-players", *base, "--players", "3", says="--players")
+    case(f"{cmd}-deal-option", *base, "--deal", FULL, says="--deal")
+case("puzzle-date-option", *PUZZLE, "--date", "2026-12-07", says="--date")
+case("daily-seed-option", *DAILY, "--seed", "3", says="--seed")
+for value in ("2026-13-01", "2026-02-30", "yesterday", "", "2026-12-7"):
+    case(f"daily-date-{value or 'empty'}", *DAILY, "--date", value, says="date")
+case("daily-date-json", *DAILY, "--date", "x", "--json", says="date")
+for value in ("v9", "V1", ""):
+    case(f"daily-method-{value or 'empty'}", *DAILY, "--date", "2026-12-07", "--method", value, says="--method")
+
+# -------------------------------------------------- play: moves and hints
+case("play-moves-illegal", *PLAY, "--moves", "pass 1 18 | 36 32", says="Lopaka plays 37", stdin="quit\n")
+case("play-moves-bad-card", *PLAY, "--moves", "pass 1 19", says="19", stdin="quit\n")
+case("play-moves-other-variant", *PLAY, "--moves", "s1 1/2 3/4", says="Glitzerhaus", stdin="quit\n")
+for value in ("-1", "x", "inf"):
+    case(f"play-time-{value}", *PLAY, "--time", value, says="--time", stdin="quit\n")
+case("play-workers-0", *PLAY, "--workers", "0", says="--workers", stdin="quit\n")
+case("play-table-base", "imp", "play", "--variant", "base", *DEAL42, "--bot", "table", says="table", stdin="quit\n")
+
 # ---------------------------------------------------------- real processes
 case("proc-deal-bad-seed", "imp", "deal", "--seed", "-1", sub=True, says="seed")
 case("proc-replay-bad-line", *L42, "pass 1 18 | 36 32 31", sub=True, says="Lopaka")
@@ -268,6 +378,8 @@ case("proc-replay-bad-line-json", *L42, "pass 1 19", "--json", sub=True, says="1
 case("proc-play-pipe-bad-deal", "imp", "play", "--deal", "1 2 3", stdin="quit\n", sub=True, says="36")
 case("proc-value-position-not-utf8", "imp", "value", "--position", "-", stdin="\udcff", sub=True, says="UTF-8")
 case("proc-play-pipe-bad-seat", *PLAY, "--as", "L", stdin="pass 1\n", sub=True, says="Lopaka")
+case("proc-table-view-not-utf8", "imp", "hint", "--table", "-", stdin="\udcff", sub=True, says="UTF-8")
+case("proc-daily-bad-date", "imp", "daily", "--date", "2026-02-30", sub=True, says="date")
 
 
 # ------------------------------------------------------------------ running

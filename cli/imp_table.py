@@ -1,0 +1,104 @@
+"""``scoundrel-solve imp hint --table``: the hint from what the player to move knows.
+
+Thin: read the view (a deal and ``--moves``, the player to move after them; or an
+``imp-table-view`` file), call the library (:mod:`scoundrel_solver.bottleimp.tablehint`;
+``answers`` builds the JSON), print.
+"""
+from __future__ import annotations
+
+import time
+
+import click
+from click.core import ParameterSource
+
+from scoundrel_solver.bottleimp import CardError, InputError, parse_card
+from scoundrel_solver.bottleimp.answers import table_hint_json, table_view_after
+from scoundrel_solver.bottleimp.tablehint import explain_table, table_hint
+from scoundrel_solver.bottleimp.worlds import ViewError, worlds
+from scoundrel_solver.progress import ProgressLine
+
+from . import imp_text
+from .imp_options import ImpOptions, print_json
+from .options import usage_error
+
+MAX_VIEW_BYTES = 1_000_000
+
+
+def read_view(path: str):
+    """An ``imp-table-view`` (or an ``imp hint --table --json`` answer) from a file, ``-`` for stdin."""
+    from scoundrel_solver.bottleimp.tableview import view_from_json
+    name = "standard input" if path == "-" else path
+    try:
+        with click.open_file(path, "rb") as handle:
+            data = handle.read(MAX_VIEW_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read --table {name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_VIEW_BYTES:
+        raise InputError(f"--table {name}: more than {MAX_VIEW_BYTES:,} bytes; a table view is a few hundred")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"--table {name} is not UTF-8 text") from None
+    return view_from_json(text, f"--table {name}", answers=True)
+
+
+def _given(name: str) -> bool:
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+
+def _reporter(line: ProgressLine):
+    if not line.enabled:
+        return None
+    t0 = time.perf_counter()
+
+    def report(solved, total):
+        line.show(f"table hint: {solved}/{total} worlds solved, {time.perf_counter() - t0:.1f} s")
+    return report
+
+
+def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, seat, workers, seconds,
+                       explain_card, as_json: bool, pretty: bool, progress, against=None) -> None:
+    """``imp hint --table [FILE]`` (see ``imp hint --help``)."""
+    if position_file is not None:
+        raise usage_error("--table takes a deal and --moves (what the player saw happen) or a table view FILE; "
+                          "a --position has no history of what the player saw")
+    seat = None if seat is None else seat.strip().upper()
+    if seat is not None and seat not in ("A", "B"):
+        raise usage_error(f"--seat: bad seat {seat[:20]!r}: choose A or B")
+    if table == "":
+        chosen = game.game()
+        if not chosen.rules.two_player:
+            raise ViewError("the real-table hint is for Lopaka and Glitzerhaus (the base game has no "
+                            "double-dummy value here, IMP-RULES §8)")
+        view, moves_text = table_view_after(chosen.start(), moves, seat)
+        seed, title = chosen.seed, imp_text.title(chosen)
+    else:
+        if game.seed is not None or game.deal is not None or moves:
+            raise usage_error("--table FILE is the whole view: drop --seed, --deal and --moves")
+        view = read_view(table)
+        for option, value in (("variant", view.rules.variant), ("cards", view.rules.cards)):
+            if _given(option) and getattr(game, option) != value:
+                raise usage_error(f"--{option} {getattr(game, option)}: the table view in --table is {value}")
+        if seat is not None and seat != view.rules.seats[view.seat]:
+            raise usage_error(f"--seat {seat}: the table view in --table is {view.rules.seats[view.seat]}'s")
+        seed, moves_text, title = None, None, imp_text.position_title(view.rules).replace(
+            "from a position", "from a table view")
+    card = None
+    if explain_card is not None:
+        try:
+            card = parse_card(explain_card, view.rules.table)
+        except CardError as exc:
+            raise CardError(f"--explain: {exc}") from None
+        world = next(worlds(view))
+        if world.turn == view.seat and card not in world.legal_cards():
+            raise ViewError(f"--explain {card}: not a card {view.rules.seats[view.seat]} can play here (legal: "
+                            f"{' '.join(map(str, world.legal_cards()))})")
+    with ProgressLine(enabled=progress) as line:
+        answer = table_hint(view, seconds, workers, _reporter(line), achieve_against=against)
+    explained = None if card is None else explain_table(view, answer, card)
+    if as_json:
+        print_json(table_hint_json(answer, view, seconds, seed, moves_text, explained, against))
+        return
+    for text in imp_text.table_hint_lines(answer, view, title, moves_text, seconds, pretty, explained, against):
+        click.echo(text)
