@@ -13,6 +13,7 @@ from click.core import ParameterSource
 
 from scoundrel_solver.bottleimp import CardError, InputError, parse_card
 from scoundrel_solver.bottleimp.answers import table_hint_json, table_view_after
+from scoundrel_solver.bottleimp.bots import factory
 from scoundrel_solver.bottleimp.tablehint import explain_table, table_hint
 from scoundrel_solver.bottleimp.worlds import ViewError, worlds
 from scoundrel_solver.progress import ProgressLine
@@ -95,7 +96,8 @@ def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, 
             raise ViewError(f"--explain {card}: not a card {view.rules.seats[view.seat]} can play here (legal: "
                             f"{' '.join(map(str, world.legal_cards()))})")
     with ProgressLine(enabled=progress) as line:
-        answer = table_hint(view, seconds, workers, _reporter(line), achieve_against=against)
+        answer = table_hint(view, seconds, workers, _reporter(line),
+                            achieve_against=None if against is None else factory(against))
     explained = None if card is None else explain_table(view, answer, card)
     if as_json:
         print_json(table_hint_json(answer, view, seconds, seed, moves_text, explained, against))

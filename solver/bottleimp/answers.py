@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .analysis import (DEFAULT_HINT_TIME, Analysis, CardHint, Explanation, MatrixGame, explain, hint, solve)
+from .bots import factory
 from .deal import Deal, deal  # noqa: F401  (deal: used by the example above)
 from .engine import Budget
 from .notation import format_line, line_of, parse_line, replay
@@ -291,7 +292,7 @@ def table_hint_answer(start: State, moves_text: str = "", seat: str = None, seed
                       explain_card: int = None, against: str = None) -> dict:
     """``imp hint --table --json`` from a deal: the view of the player to move after ``moves_text``."""
     view, moves = table_view_after(start, moves_text, seat)
-    h = table_hint(view, seconds, workers, progress, achieve_against=against)
+    h = table_hint(view, seconds, workers, progress, achieve_against=None if against is None else factory(against))
     explained = None if explain_card is None else explain_table(view, h, explain_card)
     return table_hint_json(h, view, seconds, seed, moves, explained, against)
 

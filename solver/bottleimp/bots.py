@@ -172,6 +172,12 @@ def make_bot(name: str, seed: int = 0):
     return BOTS[name](seed)
 
 
+def factory(name: str):
+    """A maker of fresh bots of ``name`` (checked now), for play-outs that need one a game."""
+    make_bot(name)
+    return lambda: make_bot(name)
+
+
 def play_out(state: State, bots: dict) -> list:
     """The actions of a round played from ``state`` to its end by ``bots`` (seat index ->
     bot); Lopaka's seat plays his rule.  Setup steps are joined from each bot's choice."""
@@ -205,5 +211,5 @@ def _play_out(state: State, bots: dict, start: State, history: list) -> list:
     return actions[len(history):]
 
 
-__all__ = ["BOTS", "BotError", "DoubleDummyBot", "GreedyBot", "LopakaRuleBot", "RandomBot", "TableBot", "low_cards_setup",
+__all__ = ["BOTS", "BotError", "DoubleDummyBot", "factory", "GreedyBot", "LopakaRuleBot", "RandomBot", "TableBot", "low_cards_setup",
            "make_bot", "play_out", "play_out_from"]

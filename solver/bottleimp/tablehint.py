@@ -146,14 +146,14 @@ def figures(seat_is_a: bool, per_world: list) -> list:
 
 
 def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=None,
-               max_worlds: int = 0, achieve_against: Optional[str] = None) -> TableHint:
+               max_worlds: int = 0, achieve_against=None) -> TableHint:
     """The real-table hint for the seat of ``view``, whose turn it must be (see the module's doc).
     ``seconds``: the budget (0 or None: solve every world); ``workers``: processes (None: the
     default, 1: this process only); ``progress(solved, total)`` after each chunk; ``max_worlds``:
     solve only the first that many worlds of the fixed order (0: all), each exactly, whatever
     the time - a hint that does not depend on the machine (the ``table`` bot's);
-    ``achieve_against``: a bot name - with the time left once every world is solved, what the
-    recommended card achieves against it (:func:`achieved`)."""
+    ``achieve_against``: a maker of opponent bots (``bots.factory(name)``) - with the time left
+    once every world is solved, what the recommended card achieves against them (:func:`achieved`)."""
     start = time.monotonic()
     deadline = start + seconds if seconds else 0.0
     order = world_order(view)
@@ -195,12 +195,12 @@ PLAYOUT_WORLDS = 8
 MIN_PLAYOUTS = 5
 
 
-def play_out_world(view: View, world, card: int, opponent: str, player_worlds: int = PLAYOUT_WORLDS) -> int:
+def play_out_world(view: View, world, card: int, new_opponent, player_worlds: int = PLAYOUT_WORLDS) -> int:
     """The margin of ``world`` played out after ``card``: the player by its table hint over what
-    it sees (``player_worlds`` worlds), the opponent by bot ``opponent``, Lopaka by his rule."""
-    from .bots import make_bot
+    it sees (``player_worlds`` worlds), the opponent by a fresh bot from ``new_opponent()``
+    (e.g. ``bots.factory("greedy")``), Lopaka by his rule."""
     from .state import Play
-    bot = make_bot(opponent)
+    bot = new_opponent()
     state, seen = world, view
     action = Play(card)
     while True:
@@ -217,21 +217,21 @@ def play_out_world(view: View, world, card: int, opponent: str, player_worlds: i
             action = Play(bot.choose_card(state))
 
 
-def achieved(view: View, card: int, opponent: str = "greedy", deadline: float = 0.0, max_worlds: int = 0,
+def achieved(view: View, card: int, new_opponent, deadline: float = 0.0, max_worlds: int = 0,
              player_worlds: int = PLAYOUT_WORLDS) -> Optional[Achieved]:
-    """What ``card`` achieves, played out over the worlds in the fixed order until ``deadline``
-    (``time.monotonic``; 0: none) or ``max_worlds`` (0: all); None when fewer than
-    :data:`MIN_PLAYOUTS` worlds were played out in time."""
+    """What ``card`` achieves against the bots ``new_opponent()`` makes, played out over the worlds
+    in the fixed order until ``deadline`` (``time.monotonic``; 0: none) or ``max_worlds`` (0:
+    all); None when fewer than :data:`MIN_PLAYOUTS` worlds were played out in time."""
     from ..intervals import mean_ci_t
     margins = []
     for world in world_order(view)[:max_worlds or None]:
         if deadline and time.monotonic() >= deadline:
             break
-        margins.append(play_out_world(view, world, card, opponent, player_worlds))
+        margins.append(play_out_world(view, world, card, new_opponent, player_worlds))
     if len(margins) < MIN_PLAYOUTS:
         return None
     mean, ci = mean_ci_t(margins)
-    return Achieved(card, f"table bot ({player_worlds} worlds a move)", opponent, tuple(margins), mean, ci)
+    return Achieved(card, f"table bot ({player_worlds} worlds a move)", new_opponent().name, tuple(margins), mean, ci)
 
 
 @dataclass(frozen=True)

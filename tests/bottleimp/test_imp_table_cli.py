@@ -238,9 +238,10 @@ def test_explain_sets_a_card_beside_the_recommended_one():
 
 
 def test_against_a_bot_the_recommended_card_is_played_out_over_the_worlds():
+    from scoundrel_solver.bottleimp.bots import factory
     from scoundrel_solver.bottleimp.tablehint import achieved
     view = late_view(LOPAKA, 42, LATE)
-    want = achieved(view, 5, "greedy")
+    want = achieved(view, 5, factory("greedy"))
     answer = run_json("hint", "--table", "--seed", "42", "--moves", LATE, "--time", "0", "--against", "greedy")
     got = answer["achieved"]
     assert answer["against"] == "greedy" and got["card"] == answer["recommended"] == 5

@@ -190,15 +190,16 @@ def test_advancing_a_view_is_seeing_the_move(rules, seed, rng_seed):
 
 def test_what_the_card_achieves_is_a_play_out_over_the_worlds():
     from scoundrel_solver.bottleimp import Rules
+    from scoundrel_solver.bottleimp.bots import factory
     from scoundrel_solver.bottleimp.tablehint import achieved, play_out_world
     got = game_at(Rules("lopaka"), 12, 3, 9)
     start, actions, now = got
     view = view_of(start, actions, now.turn)
     card = now.legal_cards()[0]
-    a = achieved(view, card, "greedy")
+    a = achieved(view, card, factory("greedy"))
     listed = world_order(view)
     assert a is not None and len(a.margins) == len(listed) and a.card == card and a.opponent == "greedy"
-    assert list(a.margins) == [play_out_world(view, w, card, "greedy") for w in listed]      # deterministic
+    assert list(a.margins) == [play_out_world(view, w, card, factory("greedy")) for w in listed]   # deterministic
     assert a.mean == pytest.approx(sum(a.margins) / len(a.margins), abs=1e-4)
-    hint = table_hint(view, seconds=0, workers=1, achieve_against="random")
+    hint = table_hint(view, seconds=0, workers=1, achieve_against=factory("random"))
     assert hint.achieved is not None and hint.achieved.card == hint.recommended
