@@ -23,7 +23,7 @@ from .position import position_dict
 from .puzzle import METHOD as PUZZLE_METHOD
 from .puzzle import Puzzle, daily_dict
 from .reference import NoValueError, solve_reference
-from .state import State
+from .state import Play, State
 from .tablehint import NAMED, TableExplanation, TableHint, explain_table, table_hint
 from .tableview import view_dict
 from .worlds import View, ViewError, view_of
@@ -297,6 +297,35 @@ def table_hint_answer(start: State, moves_text: str = "", seat: str = None, seed
     return table_hint_json(h, view, seconds, seed, moves, explained, against)
 
 
+# ------------------------------------------------------ a game against bots
+def game_answer(d: Deal, line_text: str = "", seat: str = "A", bot: str = "lopaka-rule", bot_seed: int = 0,
+                move: str = None, reveal: bool = False) -> dict:
+    """``imp play --json`` (one step; the service's ``/api/imp/game``): the game of ``d`` after
+    ``line_text``, the bots' moves to the human's turn, the human's ``move`` and the bots' moves
+    after it (:func:`.game.step`).  What the seat sees is ``view``; the whole position (every
+    hidden card) only with ``reveal`` or once the round is over."""
+    from .game import options, seat_view, seen_line, seen_segment, step, task
+    g = step(d, line_text, seat, bot, bot_seed, move)
+    state, rules = g.state, d.rules
+    played = []
+    for i in range(g.before, len(g.actions)):
+        action, at = g.actions[i], g.states[i]
+        if isinstance(action, Play) and i != g.moved:
+            played.append({"seat": rules.seats[at.seat_of_card(len(at.trick))], "card": action.card})
+    out = {"type": "imp-game", "variant": rules.variant, "cards": rules.cards, "seed": d.seed,
+           "seat": rules.seats[g.human], "bot": bot, "bot_seed": bot_seed, "reveal": reveal,
+           "move": None if g.moved is None else seen_segment(g.start, line_of(g.states[g.moved], [g.actions[g.moved]])[0],
+                                                                g.human),
+           "line": g.line_text, "seen_line": seen_line(g), "played": played,
+           "tricks": trick_records(g.states[g.before:]),
+           "task": task(state), "to_move": g.human_to_move, "options": options(g), "view": seat_view(g),
+           "finished": state.finished,
+           "scores": state.scores() if state.finished else None,
+           "value": state.value() if state.finished else None,
+           "position": position_dict(state) if reveal or state.finished else None}
+    return out
+
+
 # ------------------------------------------------------ puzzles and the daily
 def puzzles_answer(puzzles, rules, tricks_left: int, seed: int, count: int, reveal: bool = False) -> dict:
     """``imp puzzle --json``: the puzzles found (each an ``imp-puzzle`` object) and what was asked."""
@@ -310,6 +339,6 @@ def daily_answer(p: Puzzle, date, reveal: bool = False) -> dict:
     return daily_dict(p, date, reveal)
 
 
-__all__ = ["achieved_json", "daily_answer", "deal_answer", "explain_json", "fraction_json", "game_json", "hint_answer", "hint_json",
+__all__ = ["achieved_json", "daily_answer", "deal_answer", "explain_json", "fraction_json", "game_answer", "game_json", "hint_answer", "hint_json",
            "position_after", "puzzles_answer", "replay_answer", "solve_answer", "solve_json", "table_explain_json",
            "table_hint_answer", "table_hint_json", "table_view_after", "trick_records", "value_answer"]
