@@ -12,7 +12,7 @@ from scoundrel_solver.bottleimp import Rules, deal, deal_from_text
 from scoundrel_solver.bottleimp.rules import CARD_TABLES, VARIANTS
 from scoundrel_solver.shuffle import check_seed
 
-from .options import usage_error
+from .options import OneOf, usage_error
 from .render import json_text
 
 
@@ -53,12 +53,12 @@ def imp_options(f):
         return f(*args, game=ImpOptions(**raw), **kwargs)
 
     decorators = [
-        click.option("--variant", type=click.Choice(VARIANTS), default="lopaka", show_default=True,
+        click.option("--variant", type=OneOf(VARIANTS), default="lopaka", show_default=True,
                      help="lopaka (two players and a dummy), glitzerhaus (open and hidden hands), "
                           "or base (the game for 3 or 4 players)."),
-        click.option("--players", type=click.Choice(["3", "4"]), default=None,
+        click.option("--players", type=OneOf(["3", "4"]), default=None,
                      help="Players of the base game [default: 3]; the variants are for two."),
-        click.option("--cards", type=click.Choice(CARD_TABLES), default="classic", show_default=True,
+        click.option("--cards", type=OneOf(CARD_TABLES), default="classic", show_default=True,
                      help="Card table: classic (126 coins) or matagot (the 2023 edition, 127 coins)."),
         click.option("--seed", metavar="N", default=None,
                      help="Numbered deal, 0 <= N < 2^64 (the same N always gives the same cards)."),

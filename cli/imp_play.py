@@ -23,9 +23,9 @@ from scoundrel_solver.bottleimp.notation import format_line, line_of
 from scoundrel_solver.shuffle import check_seed
 
 from . import imp_text
-from .imp_options import imp_options, pretty_option
+from .imp_options import imp_options, pretty_option, print_json
 from .imp_text import seat_name
-from .options import Seconds, WholeNumber, usage_error
+from .options import OneOf, Seconds, WholeNumber, json_option, usage_error
 from .terminal import Terminal
 
 EXIT_INTERRUPTED = 130
@@ -68,7 +68,10 @@ Glitzerhaus only).  Every bot but random makes its setup choices by the low-card
 policy (pass the lowest card, discard the next lowest, keep stack 1 open).
 
 --moves LINE starts the round after a line (setup steps and tricks, as imp replay
-takes it); --time is the hints' budget.
+takes it); --time is the hints' budget.  --json plays one step instead of a session:
+the bots move to your turn after --moves, then your --move (if given) and the bots
+after it, printed as one imp-game object (what /api/imp/game answers; --reveal adds
+every hidden card).
 
 \b
 Examples:
@@ -77,6 +80,7 @@ Examples:
   scoundrel-solve imp play --variant glitzerhaus --seed 7 --as B --bot random
   scoundrel-solve imp play --variant base --players 4 --seed 3 --as 2
   scoundrel-solve imp play --variant glitzerhaus --seed 0 --bot double-dummy
+  scoundrel-solve imp play --seed 42 --moves "pass 1 12" --move 36 --json
   printf 'pass 1\\nlook\\nquit\\n' | scoundrel-solve imp play --seed 42     (from a pipe)
 """
 
@@ -514,9 +518,9 @@ class Session:
 
 @click.command("play", help=PLAY_HELP)
 @imp_options
-@click.option("--as", "seat", default=None, metavar="SEAT",
+@click.option("--as", "--seat", "seat", default=None, metavar="SEAT",
               help="Your seat: A or B in the variants [default: A], 1-4 in the base game [default: 1].")
-@click.option("--bot", type=click.Choice(list(BOTS)), default="lopaka-rule", show_default=True,
+@click.option("--bot", type=OneOf(list(BOTS)), default="lopaka-rule", show_default=True,
               help="The bots' way of playing (lopaka-rule is the strongest of the simple three; table plays "
                    "the real-table hint; double-dummy is the exact engine, which sees every card).")
 @click.option("--bot-seed", type=WholeNumber(0, 2 ** 32 - 1), default=0, show_default=True, metavar="N",
@@ -527,9 +531,21 @@ class Session:
               metavar="SECONDS", help="The hints' budget (0: until every figure is exact).")
 @click.option("--workers", type=WholeNumber(1, 64), default=None, metavar="N",
               help="Processes for the hints [default: 2, or the cores if fewer]; 1: this one.")
+@click.option("--move", default=None, metavar="MOVE",
+              help="With --json: the one step of the game the service's /api/imp/game answers: your MOVE after "
+                   "--moves (and the bots' moves to your turn), printed as an imp-game object.")
+@click.option("--reveal", is_flag=True, help="With --json: also the whole position (every hidden card).")
+@json_option
 @pretty_option
-def play_command(game, seat, bot, bot_seed, moves, hint_time, workers, pretty):
+def play_command(game, seat, bot, bot_seed, moves, hint_time, workers, move, reveal, as_json, pretty):
     chosen = game.game()
+    if as_json:
+        from scoundrel_solver.bottleimp.answers import game_answer
+        check_seed(bot_seed, "--bot-seed")
+        print_json(game_answer(chosen, moves, seat or "A", bot, bot_seed, move, reveal))
+        return
+    if move is not None or reveal:
+        raise usage_error(f"{'--move' if move is not None else '--reveal'} goes with --json (one step of the game)")
     rules = chosen.rules
     seats = rules.seats
     if seat is None:

@@ -9,16 +9,15 @@ import time
 
 import click
 
-from scoundrel_solver.bottleimp import CardError, InputError, parse_card
-from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME, NoAnalysis, explain, hint, solve
-from scoundrel_solver.bottleimp.answers import hint_json, position_after, solve_json
+from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME, NoAnalysis, hint, solve
+from scoundrel_solver.bottleimp.answers import explain_card_of, explained_card, hint_json, position_after, solve_json
 from scoundrel_solver.bottleimp.bots import BOTS
 from scoundrel_solver.bottleimp.engine import Budget
 from scoundrel_solver.progress import ProgressLine
 
 from . import imp_text
 from .imp_options import ImpOptions, imp_options, pretty_option, print_json, read_position
-from .options import MAX_NODES, Seconds, WholeNumber, json_option, progress_option, usage_error
+from .options import MAX_NODES, OneOf, Seconds, WholeNumber, json_option, progress_option, usage_error
 
 SOLVE_HELP = """The double-dummy value of a deal or a position (IMP-RULES §8), by the engine.
 
@@ -187,7 +186,7 @@ def solve_command(game: ImpOptions, moves, position_file, workers, max_nodes, ti
                    "in FILE, - for stdin), every card's double-dummy mean over the deals they cannot rule out.")
 @click.option("--seat", default=None, metavar="A|B",
               help="With --table: the player whose view it is; must be the player to move.")
-@click.option("--against", type=click.Choice(list(BOTS)), default=None, metavar="BOT",
+@click.option("--against", type=OneOf(list(BOTS)), default=None, metavar="BOT",
               help="With --table: also what the recommended card achieves, played out over the worlds against "
                    "this bot (" + ", ".join(BOTS) + "), once every world is solved within --time.")
 @json_option
@@ -205,19 +204,9 @@ def hint_command(game: ImpOptions, moves, position_file, workers, seconds, expla
                           f"the hint with the deal known is for the player to move and needs no opponent")
     start, seed, blocks, title = _start(game, position_file)
     state, moves_text = position_after(start, moves)
-    card = None
-    if explain_card is not None:
-        try:
-            card = parse_card(explain_card, state.rules.table)
-        except CardError as exc:
-            raise CardError(f"--explain: {exc}") from None
+    card = None if explain_card is None else explain_card_of(explain_card, state.rules.table)
     with ProgressLine(enabled=progress) as line:
-        explained = None
-        if card is not None:
-            try:
-                explained = explain(state, card)
-            except InputError as exc:
-                raise type(exc)(f"--explain {card}: {exc}") from None
+        explained = None if card is None else explained_card(state, card)
         answer = hint(state, seconds, 0, _reporter(line), workers)
     if as_json:
         print_json(hint_json(answer, start, moves_text, seed, blocks, explained))

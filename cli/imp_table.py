@@ -11,11 +11,11 @@ import time
 import click
 from click.core import ParameterSource
 
-from scoundrel_solver.bottleimp import CardError, InputError, parse_card
-from scoundrel_solver.bottleimp.answers import table_hint_json, table_view_after
+from scoundrel_solver.bottleimp import InputError
+from scoundrel_solver.bottleimp.answers import table_explain_card, table_hint_json, table_view_after
 from scoundrel_solver.bottleimp.bots import factory
 from scoundrel_solver.bottleimp.tablehint import explain_table, table_hint
-from scoundrel_solver.bottleimp.worlds import ViewError, worlds
+from scoundrel_solver.bottleimp.worlds import ViewError
 from scoundrel_solver.progress import ProgressLine
 
 from . import imp_text
@@ -85,16 +85,7 @@ def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, 
             raise usage_error(f"--seat {seat}: the table view in --table is {view.rules.seats[view.seat]}'s")
         seed, moves_text, title = None, None, imp_text.position_title(view.rules).replace(
             "from a position", "from a table view")
-    card = None
-    if explain_card is not None:
-        try:
-            card = parse_card(explain_card, view.rules.table)
-        except CardError as exc:
-            raise CardError(f"--explain: {exc}") from None
-        world = next(worlds(view))
-        if world.turn == view.seat and card not in world.legal_cards():
-            raise ViewError(f"--explain {card}: not a card {view.rules.seats[view.seat]} can play here (legal: "
-                            f"{' '.join(map(str, world.legal_cards()))})")
+    card = None if explain_card is None else table_explain_card(view, explain_card)
     with ProgressLine(enabled=progress) as line:
         answer = table_hint(view, seconds, workers, _reporter(line),
                             achieve_against=None if against is None else factory(against))

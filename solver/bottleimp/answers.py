@@ -221,12 +221,31 @@ def hint_json(h, start: State, moves: str, seed=None, blocks=None, explained: Ex
     return out
 
 
+def explain_card_of(text, table) -> int:
+    """The card of ``--explain`` (a number or with its suit letter), its errors named so."""
+    from .cards import CardError, parse_card
+    try:
+        return parse_card(str(text), table)
+    except CardError as exc:
+        raise CardError(f"--explain: {exc}") from None
+
+
+def explained_card(state: State, card) -> Explanation:
+    """``hint --explain CARD``'s explanation (:func:`analysis.explain`), its errors named so."""
+    from ..errors import InputError
+    card = explain_card_of(card, state.rules.table)
+    try:
+        return explain(state, card)
+    except InputError as exc:
+        raise type(exc)(f"--explain {card}: {exc}") from None
+
+
 def hint_answer(start: State, moves_text: str = "", seed=None, blocks=None, seconds: float = DEFAULT_HINT_TIME,
                 max_nodes: int = 0, explain_card: int = None, workers: int = None, progress=None) -> dict:
     """``imp hint --json``: every legal card (or setup choice) of the position after
     ``moves_text``, and with ``explain_card`` the explanation of that card."""
     state, moves = position_after(start, moves_text)
-    explained = None if explain_card is None else explain(state, explain_card)
+    explained = None if explain_card is None else explained_card(state, explain_card)
     h = hint(state, seconds, max_nodes, progress, workers)
     return hint_json(h, start, moves, seed, blocks, explained)
 
@@ -287,11 +306,27 @@ def table_view_after(start: State, moves_text: str = "", seat: str = None) -> tu
     return view_of(start, actions, state.turn), moves
 
 
+def table_explain_card(view: View, text) -> int:
+    """The card of ``hint --table --explain CARD``: a card the seat may play here."""
+    from .worlds import worlds
+    card = explain_card_of(text, view.rules.table)
+    world = next(worlds(view))
+    if world.turn == view.seat and card not in world.legal_cards():
+        raise ViewError(f"--explain {card}: not a card {view.rules.seats[view.seat]} can play here (legal: "
+                        f"{' '.join(map(str, world.legal_cards()))})")
+    return card
+
+
 def table_hint_answer(start: State, moves_text: str = "", seat: str = None, seed=None,
                       seconds: float = DEFAULT_HINT_TIME, workers: int = None, progress=None,
                       explain_card: int = None, against: str = None) -> dict:
     """``imp hint --table --json`` from a deal: the view of the player to move after ``moves_text``."""
+    if not start.rules.two_player:
+        raise ViewError("the real-table hint is for Lopaka and Glitzerhaus (the base game has no "
+                        "double-dummy value here, IMP-RULES §8)")
     view, moves = table_view_after(start, moves_text, seat)
+    if explain_card is not None:
+        explain_card = table_explain_card(view, explain_card)
     h = table_hint(view, seconds, workers, progress, achieve_against=None if against is None else factory(against))
     explained = None if explain_card is None else explain_table(view, h, explain_card)
     return table_hint_json(h, view, seconds, seed, moves, explained, against)
@@ -339,6 +374,6 @@ def daily_answer(p: Puzzle, date, reveal: bool = False) -> dict:
     return daily_dict(p, date, reveal)
 
 
-__all__ = ["achieved_json", "daily_answer", "deal_answer", "explain_json", "fraction_json", "game_answer", "game_json", "hint_answer", "hint_json",
-           "position_after", "puzzles_answer", "replay_answer", "solve_answer", "solve_json", "table_explain_json",
+__all__ = ["achieved_json", "daily_answer", "deal_answer", "explain_card_of", "explain_json", "explained_card", "fraction_json", "game_answer", "game_json", "hint_answer", "hint_json",
+           "position_after", "puzzles_answer", "replay_answer", "solve_answer", "solve_json", "table_explain_card", "table_explain_json",
            "table_hint_answer", "table_hint_json", "table_view_after", "trick_records", "value_answer"]

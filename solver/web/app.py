@@ -27,12 +27,12 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from . import scoundrel
+from . import bottleimp, scoundrel
 from .api import BOOL, INT, JSON, NUM, STR, BadRequest, Endpoint, error, int_or, number, read_params
 from .pool import Busy, Overtime, SolverPool
 
 STATIC = pathlib.Path(__file__).with_name("static")
-GAMES = (scoundrel,)     # each game's module of endpoints
+GAMES = (scoundrel, bottleimp)     # each game's module of endpoints
 
 
 @dataclass
