@@ -166,7 +166,7 @@ for bot in ("smart", "", "Greedy", "engine"):
     case(f"play-bot-{bot or 'empty'}", *PLAY, "--bot", bot, says="--bot", stdin="quit\n")
 for value in ("-1", str(2 ** 32), "abc", "1.5", "9" * 5000):
     case(f"play-bot-seed-{value[:10]}", *PLAY, "--bot-seed", value, says="--bot-seed", stdin="quit\n")
-case("play-json-option", *PLAY, "--json", says="--json", stdin="quit\n")
+case("play-move-without-json", *PLAY, "--move", "1", says="--move", stdin="quit\n")   # --json plays one step; --move goes with it
 
 # -------------------------------------------------------------- value
 VALUE = ("imp", "value", *DEAL42)
