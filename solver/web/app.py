@@ -265,7 +265,7 @@ def openapi(limits: Limits, endpoints=None) -> dict:
     return {
         "openapi": "3.1.0",
         "info": {"title": "scoundrel-solver", "version": __version__,
-                 "description": "Exact solver and hints for Scoundrel, solo and co-op. Every answer is the object "
+                 "description": "Exact solver and hints for Scoundrel (solo and co-op) and The Bottle Imp (/api/imp/...). Every answer is the object "
                                 "the CLI prints with --json (the shipped JSON schema, version "
                                 f"{shipped['version']}). Budgets: timeout/time default {limits.budget:g} s "
                                 f"(hints {limits.hint_time:g} s), at most {limits.max_budget:g} s; tt_mb default "
