@@ -114,7 +114,7 @@ class BenchSet:
     run: str            # "play" or "whole"
     variant: str
     cards: str = "classic"
-    guess: str = "zero"  # whole: MTD(f)'s first guess, 0 or the value of the cell before in the row
+    guess: str = "zero"  # whole: the driver's first guess, 0 or the value of the cell before in the row
 
     def as_dict(self) -> dict:
         setup = {"lopaka": "lowest pass", "glitzerhaus": "lowest-two setup"}[self.variant]
@@ -325,7 +325,7 @@ def main(argv=None) -> int:
     r.add_argument("--seeds", help="A-B, N or a comma list (default: lopaka 1-10000, glitzerhaus 1-1000, "
                                    "whole 1-10000)")
     r.add_argument("--guess", choices=("zero", "neighbour"), default="zero",
-                   help="--whole: MTD(f)'s first guess, 0 (default) or the value of the cell before in the row")
+                   help="--whole: the driver's first guess, 0 (default) or the value of the cell before in the row")
     r.add_argument("--jobs", type=int, default=1, help="--whole: processes for the matrix's rows (default 1)")
     r.add_argument("--max-nodes", type=int, default=0, help="play phase: stop a deal after N nodes (default none)")
     r.add_argument("--out", help="results file (default benchmarks/results/bottleimp/VARIANT-CARDS-RUN.jsonl)")

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The search: fail-soft alpha-beta over the cards, and MTD(f)'s null-window tests on the margin.
+"""The search: fail-soft alpha-beta over the cards, and the null-window tests on the margin that find its value.
 
 A node is a card to choose (A maximises the margin, B minimises it; Lopaka's card is
 made inline by his rule, one child).  At a trick boundary the search first asks the fast
