@@ -120,13 +120,21 @@ def _rules_of(obj: dict) -> Rules:
         _fail(str(exc))
 
 
-def _every_card_once(places: dict) -> None:
+def no_card_twice(places: dict, fail=None) -> set:
+    """The cards of ``places`` (name -> cards); ``fail`` (default: a position error) with one line
+    if a card is in two of them."""
+    fail = fail or _fail
     where = {}
     for name, cards in places.items():
         for card in cards:
             if card in where:
-                _fail(f"card {card} is in two places ({where[card]} and {name})")
+                fail(f"card {card} is in two places ({where[card]} and {name})")
             where[card] = name
+    return set(where)
+
+
+def _every_card_once(places: dict) -> None:
+    where = no_card_twice(places)
     missing = [c for c in DECK if c not in where]
     if missing:
         _fail(f"{len(missing)} card{'s are' if len(missing) > 1 else ' is'} nowhere "

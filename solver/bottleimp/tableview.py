@@ -41,8 +41,8 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..jsonform import loads
-from .position import (MAX_TEXT, _card_list, _expect_keys, _rules_of, _seat, _seat_lists, position_dict,
-                       position_from_dict)
+from .position import (MAX_TEXT, _card_list, _expect_keys, _rules_of, _seat, _seat_lists, no_card_twice,
+                       position_dict, position_from_dict)
 from .state import PositionError, State
 from .worlds import View, ViewError, count_worlds, opponent_holding, worlds
 
@@ -107,15 +107,6 @@ def _voids(value, table) -> tuple:
     return tuple(sorted(value))
 
 
-def _once(places: dict) -> None:
-    where = {}
-    for name, cards in places.items():
-        for card in cards:
-            if card in where:
-                _fail(f"card {card} is in two places ({where[card]} and {name})")
-            where[card] = name
-
-
 def view_from_dict(obj) -> View:
     """The :class:`View` an ``imp-table-view`` object describes, refused with :class:`ViewError`
     (one line naming the key or the rule) unless some deal fits it and the rules can reach it."""
@@ -163,8 +154,8 @@ def view_from_dict(obj) -> View:
     devil_known = _checked(_card_list, obj["devil_known"], "devil_known")
     won_map = _checked(_seat_lists, obj["won"], rules.seats, "won")
     trick = _checked(_card_list, obj["trick"], "trick")
-    _once({**places, f"{opp_name}'s unseen hand (known cards)": known, "devil_known": devil_known,
-           **{f"won {s}": won_map[s] for s in rules.seats}, "trick": trick})
+    no_card_twice({**places, f"{opp_name}'s unseen hand (known cards)": known, "devil_known": devil_known,
+                   **{f"won {s}": won_map[s] for s in rules.seats}, "trick": trick}, _fail)
     leader = _checked(_seat, obj["leader"], rules, "leader")
     holder = _checked(_seat, obj["holder"], rules, "holder", allow_null=True)
     price = obj["price"]
