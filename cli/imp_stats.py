@@ -7,7 +7,6 @@ progress bar and the results-file notes are the Scoundrel ``stats`` command's.
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -16,7 +15,7 @@ from scoundrel_solver.bottleimp import stats
 from scoundrel_solver.bottleimp.rules import CARD_TABLES, Rules
 
 from .options import MAX_JOBS, WholeNumber, json_option, typed, usage_error
-from .stats import EXIT_INTERRUPTED, _progress_note, _seeds_label, _solve_with_progress, _warn_unreadable
+from .stats import _warn_unreadable, run_batch
 
 STATS_HELP = """Analyse every deal of a seed range double dummy and summarise them.
 
@@ -79,26 +78,9 @@ def imp_stats_command(ctx, variant, cards, seeds, jobs, backend, address, out, r
         raise usage_error("give the deals with --seeds A-B (or --summary FILE.jsonl to read records)")
     wanted = batch.parse_seeds(seeds)
     rules = Rules(variant, cards=cards)
-    settings = stats.Settings(rules)
-    runner = batch.make_backend(backend, jobs, address)
-    results = None
-    try:
-        results = stats.ResultsFile(out, rules, resume=resume, overwrite=overwrite)
-        with results:
-            done = results.done()
-            todo = sum(1 for s in wanted if s not in done)
-            if not quiet:
-                kept = f", {len(wanted) - todo} already in {out}" if resume else ""
-                click.echo(f"{rules.describe()}: seeds {_seeds_label(wanted)} ({len(wanted):,} deals){kept}; "
-                           f"{todo:,} to analyse on {runner.describe()}", err=True)
-            _warn_unreadable(out, results.unreadable)
-            _solve_with_progress(wanted, settings, results, runner, todo, quiet)
-            summary = stats.summarise(results.records.values(), rules, wanted)
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: {_progress_note(results, wanted, out)}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    except (batch.WorkerDied, batch.WriteFault, batch.RunFailed) as exc:
-        raise click.ClickException(f"{exc}; {_progress_note(results, wanted, out)}") from None
+    summary = run_batch(wanted, rules, stats.Settings(rules), stats.ResultsFile, stats.summarise,
+                        backend=backend, jobs=jobs, address=address, out=out, resume=resume,
+                        overwrite=overwrite, quiet=quiet, verb="analyse")
     _print(summary, as_json)
 
 

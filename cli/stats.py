@@ -104,27 +104,38 @@ def stats_command(ctx, seeds, jobs, backend, address, out, resume, overwrite, su
         load_core()  # a missing core is one error, not one per deal
     settings = stats.Settings(rules, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, engine=engine,
                               win_only=win_only)
+    summary = run_batch(wanted, rules, settings, stats.ResultsFile, stats.summarise,
+                        backend=backend, jobs=jobs, address=address, out=out, resume=resume,
+                        overwrite=overwrite, quiet=quiet)
+    _print_summary(summary, as_json, out)
+
+
+def run_batch(wanted, rules, settings, results_file, summarise, *, backend, jobs, address, out, resume, overwrite,
+              quiet, verb="solve"):
+    """Run the deals ``wanted`` not yet in ``out`` on the backend, with the header and the progress
+    bar on stderr, and return ``summarise(records, rules, wanted)``: any game's ``stats`` command
+    (``results_file``: the game's :class:`batch.ResultsFile` subclass).  Ctrl-C exits 130 and a
+    worker's death or a full disk exits 1, each saying what is kept."""
     runner = batch.make_backend(backend, jobs, address)
     results = None
     try:
-        results = stats.ResultsFile(out, rules, resume=resume, overwrite=overwrite)
+        results = results_file(out, rules, resume=resume, overwrite=overwrite)
         with results:
             done = results.done()
             todo = sum(1 for s in wanted if s not in done)
             if not quiet:
                 kept = f", {len(wanted) - todo} already in {out}" if resume else ""
                 click.echo(f"{rules.describe()}: seeds {_seeds_label(wanted)} ({len(wanted):,} deals){kept}; "
-                           f"{todo:,} to solve on {runner.describe()}", err=True)
+                           f"{todo:,} to {verb} on {runner.describe()}", err=True)
             _warn_unreadable(out, results.unreadable)
             _solve_with_progress(wanted, settings, results, runner, todo, quiet)
-            summary = stats.summarise(results.records.values(), rules, wanted)
+            return summarise(results.records.values(), rules, wanted)
     except KeyboardInterrupt:
         click.echo(f"interrupted: {_progress_note(results, wanted, out)}", err=True)
         sys.exit(EXIT_INTERRUPTED)
     except (batch.WorkerDied, batch.WriteFault, batch.RunFailed) as exc:
         # Not the user's input: exit 1, with what is kept (every line written is whole).
         raise click.ClickException(f"{exc}; {_progress_note(results, wanted, out)}") from None
-    _print_summary(summary, as_json, out)
 
 
 def _progress_note(results, wanted, out) -> str:
