@@ -415,14 +415,23 @@ def table_figures_lines(h, view, pretty: bool = False, seconds: float = None) ->
     if not h.cards:
         out.append(f"  no world solved within {seconds:g} s: --time 0 solves them all")
     else:
+        g = getattr(h, "guarantee", None)
         width = max(len(cards([f.card], table, pretty)) for f in h.cards) + 2
-        out.append(f"  {'card'.rjust(width)}  {'mean':>8}  {'best in':>14}  range")
+        floor_head = f"  {'floor':>8}" if g is not None else ""
+        out.append(f"  {'card'.rjust(width)}  {'mean':>8}{floor_head}  {'best in':>14}  range")
         for f in h.cards:
             share = f"{percent(f.best_share)} ({f.best_share * h.worlds_solved}/{h.worlds_solved})"
-            mark = "  recommended" if f.card == h.recommended else ""
-            out.append(f"  {cards([f.card], table, pretty).rjust(width)}  {mean(f.mean):>8}  {share:>14}  "
-                       f"{signed(f.low)}..{signed(f.high)}{mark}")
+            marks = ["recommended"] if f.card == h.recommended else []
+            if g is not None and f.card == g.best:
+                marks.append("best floor")
+            floor = f"  {mean(g.floor_of(f.card)):>8}" if g is not None else ""
+            out.append(f"  {cards([f.card], table, pretty).rjust(width)}  {mean(f.mean):>8}{floor}  {share:>14}  "
+                       f"{signed(f.low)}..{signed(f.high)}" + "".join("  " + m for m in marks))
     out.append(NAMED[0].upper() + NAMED[1:] + ".")
+    if getattr(h, "guarantee", None) is not None:
+        out.append("Floor: you play each later card from what you see, the opponent sees every card and answers "
+                   "each world at its best; the mean over the worlds of what that reaches (at least this against "
+                   f"any opponent; {h.guarantee.nodes:,} positions searched).")
     if h.complete:
         out.append(f"All {h.worlds_total} {worlds} solved ({h.seconds:.2f} s"
                    f"{', the play-outs below included' if getattr(h, 'achieved', None) else ''}).")

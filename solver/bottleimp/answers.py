@@ -18,6 +18,7 @@ from .analysis import (DEFAULT_HINT_TIME, Analysis, CardHint, Explanation, Matri
 from .bots import factory
 from .deal import Deal, deal  # noqa: F401  (deal: used by the example above)
 from .engine import Budget
+from .guarantee import NAMED as FLOOR_NAMED
 from .notation import format_line, line_of, parse_line, replay
 from .position import position_dict
 from .puzzle import METHOD as PUZZLE_METHOD
@@ -271,12 +272,16 @@ def table_hint_json(h: TableHint, view: View, seconds: float, seed=None, moves=N
     came from a deal, else null), each figure named for what it is (:data:`.tablehint.NAMED`);
     with ``against`` (a bot's name) what the recommended card achieved against it, if played out."""
     rules = view.rules
+    g = h.guarantee
     out = {"type": "imp-table-hint", "variant": rules.variant, "cards": rules.cards, "seed": seed, "moves": moves,
            "view": view_dict(view), "seat": h.seat, "named": NAMED,
            "worlds_total": h.worlds_total, "worlds_solved": h.worlds_solved, "complete": h.complete,
            "recommended": h.recommended,
            "actions": [{"card": f.card, "mean": fraction_json(f.mean), "best_share": fraction_json(f.best_share),
-                        "low": f.low, "high": f.high} for f in h.cards],
+                        "low": f.low, "high": f.high,
+                        "floor": None if g is None else fraction_json(g.floor_of(f.card))} for f in h.cards],
+           "guarantee": None if g is None else {"named": FLOOR_NAMED, "best": g.best, "worlds": g.worlds,
+                                                "nodes": g.nodes},
            "time": seconds, "seconds": round(h.seconds, 6)}
     if against is not None:
         out["against"] = against

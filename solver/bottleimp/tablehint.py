@@ -39,6 +39,7 @@ from typing import Optional
 
 from ..pools import Inline, drop_pool, pool, workers_default
 from .engine import Budget, Engine
+from .guarantee import MAX_NODES, Guarantee, guarantee
 from .worlds import View, advance, count_worlds, world_order
 
 #: worlds handed to a worker at a time
@@ -105,6 +106,9 @@ class TableHint:
     worlds_solved: int
     seconds: float
     achieved: Optional[Achieved] = None
+    #: each card's floor by what the player knows (:mod:`.guarantee`), late in a round when it fits
+    #: the time; None otherwise
+    guarantee: Optional[Guarantee] = None
     #: per world solved: (its index in :func:`.worlds.world_order`, ((card, value), ...))
     per_world: tuple = ()
 
@@ -146,14 +150,16 @@ def figures(seat_is_a: bool, per_world: list) -> list:
 
 
 def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=None,
-               max_worlds: int = 0, achieve_against=None) -> TableHint:
+               max_worlds: int = 0, achieve_against=None, floors: bool = True) -> TableHint:
     """The real-table hint for the seat of ``view``, whose turn it must be (see the module's doc).
     ``seconds``: the budget (0 or None: solve every world); ``workers``: processes (None: the
     default, 1: this process only); ``progress(solved, total)`` after each chunk; ``max_worlds``:
     solve only the first that many worlds of the fixed order (0: all), each exactly, whatever
     the time - a hint that does not depend on the machine (the ``table`` bot's);
     ``achieve_against``: a maker of opponent bots (``bots.factory(name)``) - with the time left
-    once every world is solved, what the recommended card achieves against them (:func:`achieved`)."""
+    once every world is solved, what the recommended card achieves against them (:func:`achieved`);
+    ``floors``: with every world solved and time left (or no budget: up to :data:`.guarantee.MAX_NODES`
+    positions), each card's floor by what the player knows (:mod:`.guarantee`), else none."""
     start = time.monotonic()
     deadline = start + seconds if seconds else 0.0
     order = world_order(view)
@@ -183,10 +189,13 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     per_world = [w for _, w in indexed]
     seat_name = view.rules.seats[view.seat]
     cards = tuple(figures(seat_name == "A", per_world))
+    floor = None
+    if floors and not max_worlds and cards and len(per_world) == total and (not deadline or time.monotonic() < deadline):
+        floor = guarantee(view, max_nodes=0 if deadline else MAX_NODES, engine=_engine(), deadline=deadline)
     got = None
     if achieve_against and cards and len(per_world) == total and (not deadline or time.monotonic() < deadline):
         got = achieved(view, cards[0].card, achieve_against, deadline, max_worlds)
-    return TableHint(seat_name, cards, total, len(per_world), time.monotonic() - start, got, indexed)
+    return TableHint(seat_name, cards, total, len(per_world), time.monotonic() - start, got, floor, indexed)
 
 
 #: worlds the player's own table hints use during a play-out (each exact)
