@@ -29,8 +29,8 @@ plus B's, is the value at the end of the line (the margin, once the round is ove
 >>> r = review(deal(42, Rules("lopaka")), "pass 1 18 | 21 37 31 | 32 13 8")
 >>> [(c.seat, c.card, c.before.value, c.after.value, c.loss and c.loss.value) for c in r.cards][:3]
 [('A', 21, 34, 34, 0), ('L', 37, 34, 34, None), ('B', 31, 34, 34, 0)]
->>> r.exchange.played_value.value, r.exchange.seat("A").loss.value, r.exact
-(34, 0, True)
+>>> r.exchange.played_value.value, r.exchange.seat("A").best, r.exchange.seat("A").loss.value, r.exact
+(34, (3,), 1, True)
 """
 from __future__ import annotations
 
