@@ -46,7 +46,7 @@ from .state import Discard, Pass, Play, Reveal, State
 
 #: what every figure of a review is, in the words the answers use
 NAMED = ("double dummy: every hand and the devil's trick known, both players playing perfectly from each position "
-         "on, Lopaka by his rule; a setup choice is valued against the other player's actual choice")
+         "on (Lopaka, where he plays, by his rule); a setup choice is valued against the other player's actual choice")
 NOT_ANALYSED = ("not analysed: each player chooses one of 9 x 8 (discard, pass) pairs of the stack, 72 x 72 joint "
                 "choices each followed by the next steps, too many to solve exactly; no value is given")
 
