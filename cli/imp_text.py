@@ -559,7 +559,10 @@ def review_lines(r, title_text: str, pretty: bool = False) -> list:
         where = "" if not first.trick else f" (after {cards(first.trick, table, pretty)})"
         out.append(f"Trick {number}, {seat_name(rules, first.seats[first.leader])} leads{where}:")
         for c in trick:
-            name = seat_name(rules, c.seat).ljust(6)
+            name = seat_name(rules, c.seat)
+            if rules.variant == "glitzerhaus":        # the first two cards come from the open stacks
+                name += " open" if len(r.states[c.index].trick) < 2 else " hand"
+            name = name.ljust(6)
             shown = cards([c.card], table, pretty).rjust(width)
             if c.by_rule:
                 out.append(f"  {name} {shown}  his rule")
