@@ -36,7 +36,8 @@ The setup, where an exact value exists:
   Glitzerhaus s1, s2  not analysed (72 x 72 joint choices a step, too many to solve
                       exactly): listed as such, no value made up
 
-Each value is an exact search (a whole Lopaka round: about 1-3 s with its exchange).
+Each value is an exact search (a whole Lopaka round: 3-10 s, nearly all of it the
+exchange's 121 solves; a Glitzerhaus round: under 5 s).
 --timeout / --max-nodes stop the searches: the figures they stopped are then the bounds
 proven, marked NOT exact (JSON: "exact": false).  An illegal line is one error line
 (exit 2).

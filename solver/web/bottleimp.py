@@ -33,7 +33,7 @@ async def solve(service, ep: Endpoint, params: dict) -> tuple:
 
 
 async def review(service, ep: Endpoint, params: dict) -> tuple:
-    """A whole round's review is some 20-30 play-phase searches and a matrix game (1-3 s here):
+    """A whole round's review is some 20-30 play-phase searches and a matrix game (3-10 s here):
     the heavy pool, within ``timeout`` (default the server's largest budget, so that a review
     asked without one comes back exact; a review stopped by it gives bounds, ``exact`` false)."""
     seconds = service.seconds(params, "timeout", service.limits.max_budget)

@@ -291,6 +291,7 @@ def test_the_service_answers_as_the_command(client):
     want = run_json("review", "--seed", "42", "--line", FULL42, "--workers", "1")
     assert stable(obj) == stable(want)
     assert obj["exact"] and obj["total_loss"] == {"A": 96, "B": 105} and obj["holder"] == "L"
+    assert set(client.get("/openapi.json").json()["paths"]["/api/imp/review"]) == {"get", "post"}
     posted = client.post("/api/imp/review", json={"variant": "glitzerhaus", "seed": "42", "line": GLITZ42})
     assert stable(check(posted.json())) == stable(run_json("review", "--variant", "glitzerhaus", "--seed", "42",
                                                            "--line", GLITZ42, "--workers", "1"))
