@@ -53,7 +53,8 @@ Examples:
 
 @click.command("review", help=REVIEW_HELP)
 @imp_options
-@click.option("--line", default="", metavar="LINE", help='The round played: setup steps and tricks separated by " | ".')
+@click.option("--line", default="", metavar="LINE",
+              help='The round played: setup steps and tricks separated by " | ".')
 @click.option("--max-nodes", type=WholeNumber(1, MAX_NODES, "the search counts nodes in 64 bits"), default=None,
               metavar="N", help="Stop after about N nodes in all; the figures not finished are then bounds (NOT exact).")
 @click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",

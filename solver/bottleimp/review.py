@@ -236,28 +236,16 @@ class Review:
 
 
 def _actions_of(start: State, line) -> tuple:
-    """The line's actions, each checked (text in the notation, segments, or actions)."""
+    """``(actions, states)`` of the line (notation text, or a sequence of actions), every move
+    checked: text through the notation's replay (segments and trick boundaries too)."""
     if isinstance(line, str):
         segments = parse_line(line, start.rules)
-    else:
-        line = list(line)
-        segments = line if line and isinstance(line[0], list) else [[a] for a in line]
-        segments = [list(s) for s in segments]
-        if segments and not isinstance(line[0], list):   # loose actions: no trick boundaries to check
-            state, out = start, []
-            for action in (a for s in segments for a in s):
-                state = state.apply(action)
-                out.append(action)
-            return tuple(out), _states(start, out)
-    states = replay(start, segments)
-    return tuple(a for s in segments for a in s), tuple(states)
-
-
-def _states(start: State, actions) -> tuple:
+        return tuple(a for s in segments for a in s), tuple(replay(start, segments))
+    actions = tuple(line)
     states = [start]
     for action in actions:
         states.append(states[-1].apply(action))
-    return tuple(states)
+    return actions, tuple(states)
 
 
 def _best_options(values: dict, maximiser: bool) -> tuple:
@@ -306,8 +294,9 @@ class _Values:
         return self.known[k]
 
 
-def _guess(m: Optional[Margin]) -> int:
-    return 0 if m is None else (m.lower + m.upper) // 2 if m.upper - m.lower < 300 else 0
+def _guess(m: Margin) -> int:
+    """Where a search's tests start: the middle of what is known of a neighbouring value."""
+    return (m.lower + m.upper) // 2
 
 
 def _check_card(c: CardReview, maximiser: bool) -> None:
@@ -326,10 +315,11 @@ def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, wo
 
     Illegal moves raise the rules engine's :class:`~.state.IllegalMove` (an InputError);
     a partial line is reviewed up to where it stops.  ``budget`` is shared by every search
-    (the matrix games' cells get equal shares of what the cards leave); ``workers``: processes
-    for a matrix game (1: this one)."""
-    start = start_or_deal.start() if hasattr(start_or_deal, "start") and not isinstance(start_or_deal, State) \
-        else start_or_deal
+    (the matrix games' cells get equal shares of what the cards leave).  The cards' positions are
+    searched by ``engine`` (default: the process's shared engine), one table for them all; a
+    matrix game's cells by :func:`.analysis.matrix_game`, in ``workers`` processes (1: this one,
+    with the shared engine)."""
+    start = start_or_deal if isinstance(start_or_deal, State) else start_or_deal.start()
     if not start.rules.two_player:
         raise ReviewError("the review is double dummy, defined for Lopaka and Glitzerhaus; the base game's value is "
                           "out of scope (IMP-RULES §8)")
