@@ -46,7 +46,7 @@ proven, marked NOT exact (JSON: "exact": false).  An illegal line is one error l
 Examples:
   scoundrel-solve imp review --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22"
   scoundrel-solve imp review --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8 | 33 11 14 | 35 16 27 | 36 6 15 | 10 13 5 | 3 4 1" --json
-  scoundrel-solve imp review --variant glitzerhaus --seed 0 --line "s1 5/3 4/2 | s2 7/1 10/8 | open 2 1 | 13 9 2 11"
+  scoundrel-solve imp review --variant glitzerhaus --seed 0 --line "s1 5/3 4/2 | s2 7/1 10/8 | open 2 1 | 24 6 32 27 | 12 18 25 22"
   scoundrel-solve imp review --seed 2 --line "pass 1 25" --timeout 1
 """
 
@@ -56,7 +56,8 @@ Examples:
 @click.option("--line", default="", metavar="LINE",
               help='The round played: setup steps and tricks separated by " | ".')
 @click.option("--max-nodes", type=WholeNumber(1, MAX_NODES, "the search counts nodes in 64 bits"), default=None,
-              metavar="N", help="Stop after about N nodes in all; the figures not finished are then bounds (NOT exact).")
+              metavar="N",
+              help="Stop after about N nodes in all; the figures not finished are then bounds (NOT exact).")
 @click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",
               help="Stop after this many seconds; the figures not finished are then bounds (NOT exact).")
 @click.option("--workers", type=WholeNumber(1, 64), default=None, metavar="N",
