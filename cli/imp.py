@@ -1,4 +1,4 @@
-"""``scoundrel-solve imp``: The Bottle Imp's commands (deal, replay, value, solve, hint, play, puzzle, daily).
+"""``scoundrel-solve imp``: The Bottle Imp's commands (deal, replay, value, solve, hint, review, play, puzzle, daily).
 
 Thin, as the Scoundrel commands are: parse the options, call the library
 (:mod:`scoundrel_solver.bottleimp`, whose ``answers`` build every JSON answer),
@@ -16,6 +16,7 @@ from . import imp_text
 from .imp_options import ImpOptions, imp_options, pretty_option, print_json, read_position
 from .imp_play import play_command
 from .imp_puzzle import daily_command, puzzle_command
+from .imp_review import review_command
 from .imp_solve import hint_command, solve_command
 from .imp_stats import imp_stats_command
 from .options import json_option, usage_error
@@ -36,6 +37,7 @@ Examples:
   scoundrel-solve imp solve --seed 42 --moves "pass 1 18"
   scoundrel-solve imp hint --seed 42 --moves "pass 1 18" --explain 36
   scoundrel-solve imp hint --table --seed 42 --moves "pass 1 18 | 36 37 31 | 32" --time 1
+  scoundrel-solve imp review --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22"
   scoundrel-solve imp puzzle --tricks-left 3 --reveal
   scoundrel-solve imp daily --variant glitzerhaus
   scoundrel-solve imp value --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
@@ -189,6 +191,7 @@ def value_command(game: ImpOptions, line: str, position_file, as_json, pretty):
 imp_group.add_command(play_command)
 imp_group.add_command(solve_command)
 imp_group.add_command(hint_command)
+imp_group.add_command(review_command)
 imp_group.add_command(puzzle_command)
 imp_group.add_command(daily_command)
 imp_group.add_command(imp_stats_command)

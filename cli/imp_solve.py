@@ -144,6 +144,8 @@ def _reporter(line: ProgressLine):
             told = f"solving: margin {imp_text.bound(p.lower)}..{imp_text.bound(p.upper)}"
         elif p.stage == "hint":
             told = f"hint: {p.done}/{p.total} cards exact"
+        elif p.stage == "review":
+            told = f"review: {p.done}/{p.total} cards"
         else:
             told = f"{p.stage} matrix game: {p.done}/{p.total} rows"
         line.show(f"{told}, {p.nodes:,} nodes, {elapsed:.1f} s")

@@ -496,3 +496,117 @@ def table_hint_lines(h, view, title_text: str, moves, seconds: float, pretty: bo
         out.append("")
         out += table_explain_lines(explained, view, pretty)
     return out
+
+
+# ------------------------------------------------------------- review
+def margin(m) -> str:
+    """A reviewed margin: ``+12``, or its proven bounds ``−3..+40``."""
+    return signed(m.lower) if m.exact else f"{signed(m.lower)}..{signed(m.upper)}"
+
+
+def loss_mark(m) -> str:
+    """A card's loss as the review marks it: nothing for 0, ``−3``, or bounds ``−0..12``."""
+    if m.exact:
+        return "" if m.lower == 0 else f"{MINUS}{m.lower}"
+    return f"{MINUS}{m.lower}..{m.upper}"
+
+
+def _choices_text(options, game, table, pretty) -> str:
+    if not options:
+        return "not proven"
+    return " or ".join(_option(game, o, table, pretty) for o in options)
+
+
+def review_game_lines(g, table, pretty: bool = False) -> list:
+    """A setup step of the review: its matrix game, the pair played and each player's choice
+    against the other's actual one."""
+    game = g.game
+    exchange = game.kind == "exchange"
+    out = game_lines(game, table, pretty)
+    out.append(f"Played: {g.action}, worth {margin(g.played_value)} (the play phase after it, double dummy).")
+    for c in g.choices:
+        other = g.seat("B" if c.seat == "A" else "A")
+        did = f"passed {cards([c.choice], table, pretty)}" if exchange else f"opened stack {c.choice}"
+        against = (f"B's actual pass {cards([other.choice], table, pretty)}" if exchange and c.seat == "A" else
+                   f"A's actual pass {cards([other.choice], table, pretty)}" if exchange else
+                   f"{other.seat}'s actual stack {other.choice}")
+        lost = "nothing" if c.loss.exact and c.loss.lower == 0 else (
+            f"{c.loss.lower}" if c.loss.exact else f"{c.loss.lower}..{c.loss.upper}")
+        out.append(f"  {c.seat} {did}: against {against}, the best is {_choices_text(c.best, game, table, pretty)} "
+                   f"({margin(c.best_value)}); {c.seat} lost {lost} there.")
+    return out
+
+
+def review_lines(r, title_text: str, pretty: bool = False) -> list:
+    """``imp review`` for people: the setup's figures, then trick by trick every card with its
+    value before → after and its loss, who won; the end; each player's total loss (last)."""
+    from scoundrel_solver.bottleimp.notation import format_line, line_of
+    from scoundrel_solver.bottleimp.review import NAMED
+    start = r.start
+    rules = start.rules
+    table = rules.table
+    out = [title_text, "Line: " + (format_line(line_of(start, r.actions), table, pretty) or "(no moves)"),
+           f"Review, {NAMED}.",
+           f"Values are the margin A {MINUS} B (A aims high, B low); {MINUS}N marks a card that lost its player N "
+           f"coins of margin."]
+    if r.setup:
+        out.append("")
+        out.append("Setup:")
+        for s in r.setup:
+            what = s.method if s.analysed else s.reason
+            out.append(f"  {format_line([[s.action]], table, pretty)}: {what}")
+    for g in (r.exchange, r.open_stacks):
+        if g is not None:
+            out.append("")
+            out += review_game_lines(g, table, pretty)
+    if r.play_value is not None:
+        out.append("")
+        out.append(f"Play: the value at its start {margin(r.play_value)}.")
+    width = max([len(cards([c.card], table, pretty)) for c in r.cards] + [2])
+    for number, trick in r.tricks:
+        first = r.states[trick[0].index]
+        where = "" if not first.trick else f" (after {cards(first.trick, table, pretty)})"
+        out.append(f"Trick {number}, {seat_name(rules, first.seats[first.leader])} leads{where}:")
+        for c in trick:
+            name = seat_name(rules, c.seat)
+            if rules.variant == "glitzerhaus":        # the first two cards come from the open stacks
+                name += " open" if len(r.states[c.index].trick) < 2 else " hand"
+            name = name.ljust(6)
+            shown = cards([c.card], table, pretty).rjust(width)
+            if c.by_rule:
+                out.append(f"  {name} {shown}  his rule")
+                continue
+            text = f"  {name} {shown}  {margin(c.before)} {ARROW} {margin(c.after)}"
+            mark = loss_mark(c.loss)
+            if mark:
+                text += f"  {mark}  (best: {cards(c.best, table, pretty) if c.best else 'not proven'})"
+            elif c.forced:
+                text += "  (forced)"
+            out.append(text)
+        last = trick[-1]
+        before, after = r.states[last.index], r.states[last.index + 1]
+        if not after.trick:
+            out.append("  " + ARROW + trick_text(before, after, last.card, pretty).split(ARROW, 1)[1])
+        else:
+            out.append("  (the line stops inside this trick)")
+    out.append("")
+    final = r.final
+    if r.finished:
+        scores = r.scores
+        out.append(f"Round over: A {num(scores['A'])}, B {num(scores['B'])} (margin {signed(r.margin)}); the bottle "
+                   f"ends with {seat_name(rules, r.holder)}.")
+    elif final.in_setup:
+        out.append(f"The line stops in the setup ({final._setup_due()}).")
+    else:
+        holder = "nobody" if r.holder is None else seat_name(rules, r.holder)
+        out.append(f"The line stops in trick {final.tricks_done + 1}: value now {margin(r.end_value)}; the bottle "
+                   f"with {holder} at {final.price}.")
+    if not r.exact:
+        out.append("NOT exact: a limit stopped some searches; their figures are the bounds proven.")
+    out.append(f"Search: {r.nodes:,} nodes, {r.seconds:.2f} s.")
+    totals = {seat: r.total_loss(seat) for seat in ("A", "B")}
+
+    def lost(m):
+        return str(m.lower) if m.exact else f"{m.lower}..{m.upper}"
+    out.append(f"Total loss in the play (double dummy): A {lost(totals['A'])}, B {lost(totals['B'])}.")
+    return out

@@ -3,7 +3,7 @@
 The command line and (later) the HTTP service both call these and print or send the
 dict; neither builds an answer itself.  Every dict validates against the project's
 schema (``$defs/imp-deal``, ``imp-replay``, ``imp-position``, ``imp-value``, ``imp-solve``,
-``imp-hint``, ``imp-table-hint``, ``imp-puzzles``, ``imp-puzzle``, ``imp-daily``).
+``imp-hint``, ``imp-table-hint``, ``imp-puzzles``, ``imp-puzzle``, ``imp-daily``, ``imp-review``).
 
 >>> from .rules import Rules
 >>> answer = replay_answer(deal(42, Rules("lopaka")), "pass 1 18 | 36 37 31")
@@ -24,6 +24,8 @@ from .position import position_dict
 from .puzzle import METHOD as PUZZLE_METHOD
 from .puzzle import Puzzle, daily_dict
 from .reference import NoValueError, solve_reference
+from .review import NAMED as REVIEW_NAMED
+from .review import Review, review
 from .state import Play, State
 from .tablehint import NAMED, TableExplanation, TableHint, explain_table, table_hint
 from .tableview import view_dict
@@ -251,6 +253,82 @@ def hint_answer(start: State, moves_text: str = "", seed=None, blocks=None, seco
     return hint_json(h, start, moves, seed, blocks, explained)
 
 
+# ------------------------------------------------------- the review of a round
+def _margin(out: dict, key: str, m) -> dict:
+    """``key``: the margin (an int), or null with ``key_lower``/``key_upper``, the bounds proven."""
+    out[key] = m.value
+    if not m.exact:
+        out[key + "_lower"], out[key + "_upper"] = m.lower, m.upper
+    return out
+
+
+def _card_review_json(c) -> dict:
+    out = {"seat": c.seat, "card": c.card}
+    _margin(out, "before", c.before)
+    _margin(out, "after", c.after)
+    if c.loss is None:
+        out["loss"] = None
+    else:
+        _margin(out, "loss", c.loss)
+    out.update({"best": list(c.best), "forced": c.forced, "exact": c.exact,
+                "values": [{"card": card, "value": m.value, "lower": m.lower, "upper": m.upper, "exact": m.exact}
+                           for card, m in c.values]})
+    return out
+
+
+def _game_review_json(g) -> dict:
+    out = {"kind": g.game.kind, "move": format_line([[g.action]]), "named": REVIEW_NAMED, "exact": g.exact,
+           "game": game_json(g.game), "value": fraction_json(g.game.value) if g.exact else None,
+           "played": {"A": g.played[0], "B": g.played[1]}}
+    _margin(out, "played_value", g.played_value)
+    for choice in g.choices:
+        side = {"choice": choice.choice, "best": list(choice.best)}
+        _margin(side, "best_value", choice.best_value)
+        _margin(side, "loss", choice.loss)
+        out[choice.seat] = side
+    return out
+
+
+def review_json(r: Review, seed=None, blocks=None) -> dict:
+    """``imp review --json`` of a :class:`Review`."""
+    rules = r.start.rules
+    records = {t["number"]: t for t in trick_records(r.states)}
+    tricks = []
+    for number, cards in r.tricks:
+        done = records.get(number) if not r.states[cards[-1].index + 1].trick else None
+        first = r.states[cards[0].index]
+        tricks.append({"number": number, "leader": first.seats[first.leader],
+                       "cards": [_card_review_json(c) for c in cards], "complete": done is not None,
+                       **{k: None if done is None else done[k] for k in ("coins", "winner", "bought", "price",
+                                                                          "holder")}})
+    out = {"type": "imp-review", "variant": rules.variant, "cards": rules.cards, "seed": seed, "deal": blocks,
+           "line": format_line(line_of(r.start, r.actions)), "named": REVIEW_NAMED, "exact": r.exact,
+           "setup": [{"step": s.step, "move": format_line([[s.action]]), "analysed": s.analysed, "method": s.method,
+                      "reason": s.reason} for s in r.setup],
+           "exchange": None if r.exchange is None else _game_review_json(r.exchange),
+           "open_stacks": None if r.open_stacks is None else _game_review_json(r.open_stacks)}
+    for key, m in (("play_value", r.play_value), ("end_value", r.end_value)):
+        if m is None:
+            out[key] = None
+        else:
+            _margin(out, key, m)
+    totals = {seat: r.total_loss(seat) for seat in ("A", "B")}
+    out.update({"tricks": tricks, "finished": r.finished, "scores": r.scores, "margin": r.margin,
+                "holder": r.holder, "total_loss": {seat: m.value for seat, m in totals.items()}})
+    if not all(m.exact for m in totals.values()):
+        out["total_loss_lower"] = {seat: m.lower for seat, m in totals.items()}
+        out["total_loss_upper"] = {seat: m.upper for seat, m in totals.items()}
+    out.update({"position": position_dict(r.final), "nodes": r.nodes, "seconds": round(r.seconds, 6)})
+    return out
+
+
+def review_answer(start: State, line_text: str = "", seed=None, blocks=None, max_nodes: int = 0, timeout=None,
+                  workers: int = None, progress=None) -> dict:
+    """``imp review --json``: the double-dummy review of ``line_text`` played from ``start``."""
+    return review_json(review(start, line_text, Budget(max_nodes or 0, timeout), workers=workers,
+                              progress=progress), seed, blocks)
+
+
 # ------------------------------------------------------- at a real table
 def table_explain_json(e: TableExplanation) -> dict:
     def world(w):
@@ -380,5 +458,5 @@ def daily_answer(p: Puzzle, date, reveal: bool = False) -> dict:
 
 
 __all__ = ["achieved_json", "daily_answer", "deal_answer", "explain_card_of", "explain_json", "explained_card", "fraction_json", "game_answer", "game_json", "hint_answer", "hint_json",
-           "position_after", "puzzles_answer", "replay_answer", "solve_answer", "solve_json", "table_explain_card", "table_explain_json",
+           "position_after", "puzzles_answer", "replay_answer", "review_answer", "review_json", "solve_answer", "solve_json", "table_explain_card", "table_explain_json",
            "table_hint_answer", "table_hint_json", "table_view_after", "trick_records", "value_answer"]

@@ -203,9 +203,10 @@ class Engine:
         above = self.at_least(state, target + 1, budget)
         return None if above is None else not above
 
-    def card_values(self, state: State, budget: Budget = None) -> list:
-        """``[(card, Bounds)]`` for every legal card, in card order."""
-        return [(card, self.bounds(state.apply(Play(card)), budget)) for card in state.legal_cards()]
+    def card_values(self, state: State, budget: Budget = None, guess: int = 0) -> list:
+        """``[(card, Bounds)]`` for every legal card, in card order (``guess``: where each
+        search's tests start, the position's value when known)."""
+        return [(card, self.bounds(state.apply(Play(card)), budget, guess=guess)) for card in state.legal_cards()]
 
     def stats(self) -> dict:
         return self.core.stats()

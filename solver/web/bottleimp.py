@@ -5,7 +5,7 @@ command it is named for (``= scoundrel-solve imp hint --json``), its parameters 
 command's options without the dashes, its answer the object the command prints, made in
 a solver process by the same library call (solver/web/bottleimp_jobs.py).  Here the
 server's part: the parameters, the budgets it grants, which pool.  Real-table hints,
-puzzles and dailies go to the heavy pool; a whole Lopaka deal's solve (121 solves) runs
+reviews, puzzles and dailies go to the heavy pool; a whole Lopaka deal's solve (121 solves) runs
 within its ``timeout`` like any other.  A game is its deal and its line: no session.
 """
 from __future__ import annotations
@@ -30,6 +30,15 @@ async def position(service, ep: Endpoint, params: dict) -> tuple:
 async def solve(service, ep: Endpoint, params: dict) -> tuple:
     seconds = service.seconds(params, "timeout", service.limits.budget)
     return await service.run(service.solo, (jobs.solve, (in_order(params, ep.params),)), service.deadline(seconds))
+
+
+async def review(service, ep: Endpoint, params: dict) -> tuple:
+    """A whole round's review is some 20-30 play-phase searches and a matrix game (3-10 s here):
+    the heavy pool, within ``timeout`` (default the server's largest budget, so that a review
+    asked without one comes back exact; a review stopped by it gives bounds, ``exact`` false)."""
+    seconds = service.seconds(params, "timeout", service.limits.max_budget)
+    job = (jobs.review, (in_order(params, ep.params),))
+    return await service.run(service.heavy, job, service.deadline(seconds))
 
 
 async def hint(service, ep: Endpoint, params: dict) -> tuple:
@@ -83,6 +92,10 @@ ENDPOINTS = [
     Endpoint("/api/imp/solve", "solve", {**GAME, "position": JSON, "moves": STR, "max_nodes": INT, "timeout": NUM},
              "The Bottle Imp: the double-dummy value of a deal or a position after moves (= scoundrel-solve imp "
              "solve --json).", "imp-solve", handler=solve),
+    Endpoint("/api/imp/review", "review", {**GAME, "line": STR, "max_nodes": INT, "timeout": NUM},
+             "The Bottle Imp: where did each player lose it, the double-dummy review of a round: every card's value "
+             "before and after and its loss, the exchange or the open stacks against the other player's actual "
+             "choice (= scoundrel-solve imp review --json).", "imp-review", handler=review),
     Endpoint("/api/imp/hint", "hint", {**GAME, "position": JSON, "moves": STR, "explain": STR, "table": BOOL,
                                        "seat": STR, "against": STR, "time": NUM},
              "The Bottle Imp: every legal card's double-dummy margin (the deal known), or with table=true the "

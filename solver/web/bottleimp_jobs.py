@@ -129,6 +129,16 @@ def solve(params: dict) -> dict:
                         workers=WORKERS)
 
 
+@answers_as("review")
+def review(params: dict) -> dict:
+    """``imp review --json``: the double-dummy review of ``line`` played from the deal."""
+    from ..bottleimp.answers import review_answer
+    p = checked(params)
+    d = _deal(p)
+    return review_answer(d.start(), p.get("line", ""), d.seed, {k: list(v) for k, v in d.blocks.items()},
+                         p.get("max_nodes") or 0, p.get("timeout"), workers=WORKERS)
+
+
 def _seat(p: dict):
     seat = p.get("seat")
     if seat is None:

@@ -250,6 +250,30 @@ case("solve-explain-option", *SOLVE, "--explain", "3", says="--explain")
 for card, says in (("99", "1-37"), ("19", "19"), ("x", "bad card"), ("36b", "red")):
     case(f"hint-explain-{card}", *HINT, "--moves", "pass 1 18", "--explain", card, says="--explain")
 case("hint-explain-not-in-hand", *HINT, "--moves", "pass 1 18", "--explain", "37", says="not in A's hand")
+
+# ---------------------------------------------------------------- review
+REVIEW = ("imp", "review", *DEAL42)
+case("review-bad-card", *REVIEW, "--line", "pass 1 19", says="19")
+case("review-card-38", *REVIEW, "--line", "pass 1 18 | 38", says="1-37")
+case("review-illegal-card", *REVIEW, "--line", "pass 1 18 | 36 32", says="Lopaka plays 37")
+case("review-not-following", *REVIEW, "--line", "pass 1 18 | 36 37 12", says="does not follow suit")
+case("review-bad-line", *REVIEW, "--line", "pass 1", says="pass X Y")
+case("review-trick-not-complete", *REVIEW, "--line", "pass 1 18 | 36 37 | 31", says="not complete")
+case("review-glitzerhaus-step-in-lopaka", *REVIEW, "--line", "s1 3/17 33/6", says="Glitzerhaus")
+case("review-glitzerhaus-out-of-order", "imp", "review", "--variant", "glitzerhaus", *DEAL42, "--line", "open 1 1",
+     says="out of order")
+case("review-json-illegal-card", *REVIEW, "--line", "pass 1 18 | 37", "--json", says="not in A's hand")
+case("review-variant-bridge", "imp", "review", "--variant", "bridge", *DEAL42, "--line", "", says="--variant")
+case("review-json-variant-bridge", "imp", "review", "--variant", "bridge", *DEAL42, "--json", says="--variant")
+case("review-base-game", "imp", "review", "--variant", "base", *DEAL42, "--line", "", says="base game")
+case("review-no-deal", "imp", "review", "--line", "pass 1 18", says="--seed")
+case("review-seed-and-deal", *REVIEW, "--deal", FULL, says="--seed")
+for value in ("0", "-1", "nan", "x"):
+    case(f"review-timeout-{value}", *REVIEW, "--timeout", value, says="--timeout")
+for value in ("0", "x"):
+    case(f"review-max-nodes-{value}", *REVIEW, "--max-nodes", value, says="--max-nodes")
+    case(f"review-workers-{value}", *REVIEW, "--workers", value, says="--workers")
+case("review-moves-option", *REVIEW, "--moves", "pass 1 18", says="--moves")
 case("hint-explain-not-following", *HINT, "--moves", "pass 1 18 | 36 37", "--explain", "36", says="not in B's hand")
 case("hint-explain-not-following-suit", *HINT, "--moves", "pass 1 18 | 36 37", "--explain", "12",
      says="does not follow suit")

@@ -7,7 +7,7 @@ import pytest
 from scoundrel_solver.bottleimp import DECK, TABLES, CardError, Rules, RulesError, format_cards, parse_card
 
 MODULES = ["cards", "rules", "state", "deal", "notation", "position", "reference", "exchange", "bots", "answers",
-           "analysis", "policy", "engine", "worlds"]
+           "analysis", "policy", "engine", "worlds", "review"]
 
 
 @pytest.mark.parametrize("name", MODULES + [""])
