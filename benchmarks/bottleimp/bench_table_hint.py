@@ -11,9 +11,11 @@ per position (its trick, worlds solved of all, seconds) under
 ``benchmarks/results/bottleimp/table-hint-<variant>.jsonl``, written as it goes; ``run``
 again resumes.  ``summary``: median and p95 seconds, the share of positions with every world
 solved, overall and from trick 3 on (issue 46's target: p95 <= 2.5 s with every world solved
-after trick 2).
+after trick 2); and, in the last tricks, how often the hint gave the floor by what the player
+knows (solver/bottleimp/guarantee.py) within the budget.
 """
 import argparse
+import os
 import json
 import random
 import statistics
@@ -57,7 +59,7 @@ def run(args):
     OUT.mkdir(parents=True, exist_ok=True)
     for variant in args.variant:
         rules = Rules(variant)
-        path = OUT / f"table-hint-{variant}.jsonl"
+        path = OUT / f"table-hint-{variant}{args.tag}.jsonl"
         done = set()
         if path.exists():
             done = {json.loads(line)["position"] for line in path.read_text().splitlines() if line.strip()}
@@ -73,7 +75,11 @@ def run(args):
                 hint = table_hint(view, seconds=args.seconds, workers=args.workers)
                 rec = {"position": i, "variant": variant, "trick": state.tricks_done + 1, "seat": hint.seat,
                        "legal": len(state.legal_cards()), "worlds": hint.worlds_total, "solved": hint.worlds_solved,
-                       "seconds": round(hint.seconds, 4)}
+                       "seconds": round(hint.seconds, 4), "tricks_left": rules.tricks - state.tricks_done,
+                       "floor": hint.guarantee is not None,
+                       "floor_nodes": hint.guarantee.nodes if hint.guarantee else None,
+                       "floor_best_is_recommended": hint.guarantee.best == hint.recommended if hint.guarantee else None,
+                       "load": round(os.getloadavg()[0], 2)}
                 out.write(json.dumps(rec) + "\n")
                 out.flush()
                 print(rec, file=sys.stderr)
@@ -91,6 +97,14 @@ def summary(args):
                   f"p95 {percentile(secs, 0.95):.2f} s, max {max(secs):.2f} s; every world solved in "
                   f"{whole}/{len(part)} ({100 * whole / len(part):.0f} %), worlds solved "
                   f"{sum(r['solved'] for r in part)}/{sum(r['worlds'] for r in part)}")
+        if "floor" in recs[0]:
+            for left in range(1, 6):
+                part = [r for r in recs if r["tricks_left"] == left]
+                if part:
+                    got = [r for r in part if r["floor"]]
+                    same = sum(r["floor_best_is_recommended"] for r in got)
+                    print(f"{'':12} {left} trick(s) left: floor given in {len(got)}/{len(part)} positions; its best "
+                          f"card is the recommended one in {same}/{len(got)}")
 
 
 def main():
@@ -101,6 +115,7 @@ def main():
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--tag", default="", help="a suffix of the results files' names (a run of another build)")
     sub.add_parser("summary")
     args = parser.parse_args()
     if args.command == "run":
