@@ -191,7 +191,7 @@ function row(title, cards, opts = {}) {
   list.className = "cards";
   for (const n of cards) {
     const playable = opts.options && opts.options.includes(n);
-    const el = cardEl(n, { button: playable });
+    const el = cardEl(n, { button: playable, small: opts.cls === "small" });
     if (opts.options && !playable) el.classList.add("dim");
     if (playable) {
       el.addEventListener("click", () => choose(n));
@@ -295,7 +295,7 @@ function drawFacts(view) {
     d.dataset.seat = s;
     const pile = won[s] || [];
     const v = [...voids[s]].sort().map((x) => names[x]);
-    d.innerHTML = `<span class="who">${seatName(s)}${s === viewerSeat() ? " (you)" : ""}</span> ` +
+    d.innerHTML = `<span class="who">${seatName(s)}${s === viewerSeat() && !g.people ? " (you)" : ""}</span> ` +
       `<span class="coins-won" data-coins="${coinsOf(pile)}">${coinsOf(pile)} coins won</span>` +
       `<span class="voids" data-voids="${[...voids[s]].sort().join("")}">${v.length ? "void in " + v.join(", ") : ""}</span>`;
     board.appendChild(d);
@@ -327,6 +327,7 @@ function drawTable(view, live) {
   lBox.replaceChildren();
   mine.replaceChildren();
   lBox.hidden = !lopaka;
+  $("#trick-area").hidden = view.type === "imp-setup-view";
   if (view.type === "imp-setup-view") {
     drawSetup(view, opts);
     drawTrick(null);
@@ -356,6 +357,11 @@ function drawTable(view, live) {
     mine.appendChild(row(g.people ? `${me}'s open stack` : "Your open stack", view.open[me], { name: "open-" + me, options: opts }));
     mine.appendChild(row(g.people ? `${me}'s hidden hand` : "Your hidden hand", view.hidden[me], { name: "hidden-" + me, options: opts }));
   }
+  if (g.obj && g.obj.finished && !busyAnimating) {         // the round over: no empty hands
+    for (const h of document.querySelectorAll("#table .holding")) {
+      if (!h.querySelector(".icard")) h.remove();
+    }
+  }
   if (view.devil_known && view.devil_known.length) {
     const p = document.createElement("p");
     p.className = "note";
@@ -367,11 +373,19 @@ function drawTable(view, live) {
 function drawTrick(view, winner) {
   const box = $("#trick");
   box.replaceChildren();
-  const trick = view ? view.trick : [];
-  const seats = view ? trickSeats(view.leader, trick.length) : [];
+  let trick = view ? view.trick : [];
+  let leader = view ? view.leader : null;
+  const last = g.history.length ? g.history[g.history.length - 1] : null;
+  const showLast = view && !trick.length && last && !winner;     // between tricks: the last one, faded
+  if (showLast) {
+    trick = last.cards;
+    leader = last.leader;
+  }
+  const seats = trickSeats(leader, trick.length);
+  const won = winner ? winner.index : showLast ? last.cards.indexOf(trickWinnerCard(last)) : -1;
   trick.forEach((c, i) => {
     const slot = document.createElement("div");
-    slot.className = "played" + (winner && winner.index === i ? " winner" : "");
+    slot.className = "played" + (won === i ? " winner" : "") + (showLast ? " last" : "");
     slot.dataset.seat = seats[i];
     const where = g.choice.variant === "glitzerhaus" ? (i < 2 ? " (open)" : " (hand)") : "";
     const label = document.createElement("div");
@@ -380,11 +394,15 @@ function drawTrick(view, winner) {
     slot.append(cardEl(c), label);
     box.appendChild(slot);
   });
-  box.dataset.cards = trick.join(" ");
+  box.dataset.cards = showLast ? "" : trick.join(" ");
   let text = "";
   if (winner) text = winner.text;
-  else if (view && view.trick && !trick.length) text = `${seatName(view.leader)} leads trick ${trickNumber(view)}.`;
-  else if (view) text = `Trick ${trickNumber(view)}, led by ${seatName(view.leader)}.`;
+  else if (view && trick.length && !showLast) text = `Trick ${trickNumber(view)}, led by ${seatName(view.leader)}.`;
+  else if (view) {
+    const before = last ? `${seatName(last.winner)} won trick ${last.number} (${last.coins} coins${last.bought
+      ? `, bought the bottle at ${last.price}` : ""}). ` : "";
+    text = before + (g.obj && g.obj.finished && !busyAnimating ? "The round is over." : `${seatName(view.leader)} leads trick ${trickNumber(view)}.`);
+  }
   $("#trick-label").textContent = text;
 }
 
@@ -1128,6 +1146,7 @@ function showChoice(c) {
   }
   if (c.seat === "A" || c.seat === "B") $("#seat").value = c.seat;
   if (!c.date) $("#seed").value = String(g ? g.seed : c.seed);
+  $("#seat").disabled = c.bot === "people";
 }
 
 function formChoice(daily) {
@@ -1152,6 +1171,7 @@ $("#hint").addEventListener("click", hint);
 $("#why").addEventListener("click", () => g && explain(g.options[cursor]));
 $("#undo").addEventListener("click", undo);
 $("#show-hand").addEventListener("click", uncover);
+$("#bot").addEventListener("change", () => { $("#seat").disabled = $("#bot").value === "people"; });
 
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
