@@ -94,6 +94,7 @@ async function guarded(what, fn) {
     busy = false;
     document.body.classList.remove("busy");
     if (what) document.body.dataset.last = what;
+    document.body.dataset.done = String(Number(document.body.dataset.done || 0) + 1);   // for the browser test
   }
 }
 
