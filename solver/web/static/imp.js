@@ -887,7 +887,10 @@ async function hint() {
         tr.appendChild(td);
         table.appendChild(tr);
       }
-      box.appendChild(table);
+      const wrap = document.createElement("div");
+      wrap.className = "scroll";
+      wrap.appendChild(table);
+      box.appendChild(wrap);
     }
     const named = document.createElement("p");
     named.className = "note caveat";
@@ -1095,7 +1098,10 @@ function reviewEl(r) {
     tr.append(n, cards, w);
     table.appendChild(tr);
   }
-  box.appendChild(table);
+  const wrap = document.createElement("div");
+  wrap.className = "scroll";
+  wrap.appendChild(table);
+  box.appendChild(wrap);
   const worst = r.tricks.flatMap((t) => t.cards.map((c) => ({ ...c, number: t.number })))
     .filter((c) => c.loss > 0 && (g.people || c.seat === me)).sort((a, b) => b.loss - a.loss).slice(0, 3);
   box.appendChild(textP(worst.length
