@@ -105,7 +105,8 @@ def no_error(driver):
 
 
 def line_shown(driver) -> str:
-    return driver.find_element(By.ID, "line").get_attribute("data-line")
+    """The game's line (the page keeps it, not in the DOM: it holds both players' discards)."""
+    return driver.execute_script("return g.line")
 
 
 def covered(driver) -> bool:
@@ -199,14 +200,26 @@ def uncover(driver, seat: str, by_key: bool):
     assert attr(driver, "mover") == seat
 
 
-def shot(driver, name: str):
-    driver.save_screenshot(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"imp-{name}.png"))
+def shot(driver, name: str, width: int = 1280):
+    """A screenshot of the whole page (the window stretched to its height) to $TMPDIR."""
+    size = driver.get_window_size()
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    if width == 1280:
+        driver.set_window_size(1280, min(height + 140, 5000))
+    try:
+        driver.save_screenshot(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"imp-{name}.png"))
+    finally:
+        if width == 1280:
+            driver.set_window_size(size["width"], size["height"])
 
 
 def phone(driver, name: str):
     """A screenshot at 390 px wide; the hand and the trick wrap with no card over another."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": min(height, 5000), "deviceScaleFactor": 1, "mobile": True})
     try:
         assert driver.execute_script("return window.innerWidth") == 390
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
@@ -217,7 +230,7 @@ def phone(driver, name: str):
                     a["y"] < b["y"] + b["height"] - 1 and b["y"] < a["y"] + a["height"] - 1)
         assert all(c["x"] >= 0 and c["x"] + c["width"] <= 390 for c in cards), cards
         assert not [(a, b) for i, a in enumerate(cards) for b in cards[i + 1:] if overlap(a, b)]
-        shot(driver, name + "-390")
+        shot(driver, name + "-390", 390)
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 

@@ -512,7 +512,6 @@ function render() {
   drawTable(o.view, !busyAnimating && o.to_move);
   drawChoice();
   $("#line").textContent = "Line: " + (o.seen_line || "(no moves)");
-  $("#line").dataset.line = g.line;
   $("#undo").disabled = !g.undo.length;
   const playing = o.task === "play" && o.to_move;
   $("#hint").disabled = !playing;
@@ -691,7 +690,7 @@ async function act(move) {
 async function peopleStep(r, card) {
   const me = g.mover;
   if (card == null) {                       // a setup step: both choose in turn, then both at once
-    const part = ownPart(lastSegment(r.line), me);
+    const part = ownPart(segmentAfter(r.line, g.line), me);
     if (me === "A") {
       g.pending = part;
       await handOver("B", g.line);
@@ -717,9 +716,9 @@ async function peopleStep(r, card) {
   }
 }
 
-function lastSegment(line) {
-  const parts = line.split(" | ");
-  return parts[parts.length - 1];
+// the segment of `line` that follows `before` (the step just played; the bots may have gone on)
+function segmentAfter(line, before) {
+  return line.split(" | ")[before ? before.split(" | ").length : 0];
 }
 
 // A's or B's part of a setup segment: "pass 7 30" -> 7 or 30, "s1 5/3 8/15" -> 5/3 or 8/15
@@ -1178,6 +1177,7 @@ $("#hint").addEventListener("click", hint);
 $("#why").addEventListener("click", () => g && explain(g.options[cursor]));
 $("#undo").addEventListener("click", undo);
 $("#show-hand").addEventListener("click", uncover);
+$("#cover-undo").addEventListener("click", undo);
 $("#bot").addEventListener("change", () => { $("#seat").disabled = $("#bot").value === "people"; });
 
 document.addEventListener("keydown", (e) => {
@@ -1186,6 +1186,7 @@ document.addEventListener("keydown", (e) => {
   const k = e.key;
   if (g.covered) {
     if (k === "Enter" || k === " ") uncover();
+    else if (k === "u") undo();
     else return;
     e.preventDefault();
     return;
