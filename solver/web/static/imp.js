@@ -264,7 +264,7 @@ function seatsOfGame() {
 function title(view) {
   const c = g.choice;
   const deal = c.date ? `daily puzzle ${c.date} (deal ${g.seed})` : `deal ${g.seed}`;
-  const who = g.people ? `pass and play, ${g.mover} to choose` : `you are ${g.obj.seat} against ${c.bot}`;
+  const who = g.people ? "pass and play" + (g.obj.finished ? "" : `, ${g.mover} to choose`) : `you are ${g.obj.seat} against ${c.bot}`;
   let where = "";
   if (g.obj.finished) where = "round over";
   else if (view.type === "imp-setup-view") where = { pass: "the exchange", s1: "stack 1", s2: "stack 2", open: "the open stacks" }[view.step];
@@ -449,10 +449,7 @@ function drawChoice() {
   p.id = "task";
   p.dataset.task = o.task;
   box.appendChild(p);
-  if (o.finished) {
-    p.textContent = "The round is over.";
-    return;
-  }
+  if (o.finished) return;
   if (!o.to_move) {
     p.textContent = "Waiting for the others.";
     return;
@@ -511,11 +508,13 @@ function render() {
   if (cursor >= g.options.length) cursor = 0;
   drawTable(o.view, !busyAnimating && o.to_move);
   drawChoice();
-  $("#line").textContent = "Line: " + (o.seen_line || "(no moves)");
+  // the line as this seat saw it (the opponent's discards "?"); once the round is over, all of it
+  $("#line").textContent = "Line: " + ((o.finished ? g.line : o.seen_line) || "(no moves)");
   $("#undo").disabled = !g.undo.length;
   const playing = o.task === "play" && o.to_move;
   $("#hint").disabled = !playing;
   $("#why").disabled = !playing;
+  $("#hint").hidden = $("#why").hidden = o.finished;
   document.body.dataset.task = o.task;
   document.body.dataset.mover = viewerSeat();
   if (!o.finished) $("#end").hidden = true;
