@@ -1037,21 +1037,22 @@ function figuresEl(titleText, obj, id) {
     dt.textContent = k.replace(/_/g, " ");
     const dd = document.createElement("dd");
     dd.dataset.key = k;
-    dd.textContent = figureText(v);
+    dd.textContent = figureText(v, k);
     dl.append(dt, dd);
   }
   box.appendChild(dl);
   return box;
 }
 
-function figureText(v) {
+// a figure of the review: values (value, loss, margin, score) signed, cards and counts as they are
+function figureText(v, key = "") {
   if (v == null) return "—";
-  if (Array.isArray(v)) return v.map(figureText).join(" ");
+  if (Array.isArray(v)) return v.map((x) => figureText(x, key)).join(" ");
   if (typeof v === "object") {
     if ("fraction" in v) return valueText(v);
-    return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${figureText(x)}`).join(", ");
+    return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${figureText(x, /^[AB]$/.test(k) ? key : k)}`).join(", ");
   }
-  if (typeof v === "number") return valueText(v);
+  if (typeof v === "number") return /value|loss|margin|score|lower|upper/.test(key) ? valueText(v) : String(v);
   return String(v);
 }
 
@@ -1066,12 +1067,12 @@ function reviewEl(r) {
   if (r.open_stacks) box.appendChild(figuresEl("The open stacks (double dummy)", r.open_stacks, "review-open"));
   const table = document.createElement("table");
   table.id = "review-tricks";
-  table.innerHTML = `<tr><th>trick</th><th>cards: margin A ${MINUS} B before → after</th><th>won by</th></tr>`;
+  table.innerHTML = `<tr><th>trick</th><th>each card: margin A ${MINUS} B before → after it</th></tr>`;
   for (const t of r.tricks) {
     const tr = document.createElement("tr");
     tr.dataset.number = String(t.number);
     const n = document.createElement("td");
-    n.textContent = String(t.number);
+    n.innerHTML = `${t.number}<div class="won-by">won by ${seatName(t.winner)}</div>`;
     const cards = document.createElement("td");
     cards.className = "review-cards";
     for (const c of t.cards) {
@@ -1082,7 +1083,7 @@ function reviewEl(r) {
       el.appendChild(cardEl(c.card, { small: true }));
       const t1 = document.createElement("div");
       t1.className = "fig";
-      t1.textContent = `${seatName(c.seat)}: ${valueText(c.before)} → ${valueText(c.after)}`;
+      t1.innerHTML = `<span class="seat">${seatName(c.seat)}</span> <span>${valueText(c.before)} → ${valueText(c.after)}</span>`;
       el.appendChild(t1);
       if (c.loss > 0) {
         el.appendChild(textP(`lost ${c.loss}; best ${cardList(c.best)}`, "loss"));
@@ -1091,9 +1092,7 @@ function reviewEl(r) {
       }
       cards.appendChild(el);
     }
-    const w = document.createElement("td");
-    w.textContent = seatName(t.winner);
-    tr.append(n, cards, w);
+    tr.append(n, cards);
     table.appendChild(tr);
   }
   const wrap = document.createElement("div");
