@@ -314,6 +314,8 @@ def check_review(driver, server, variant: str, seed, line: str):
         assert status.text.startswith("Review unavailable")
         return
     assert status.get_attribute("data-state") == "done", status.text
+    if variant == "lopaka":
+        assert driver.find_elements(By.CSS_SELECTOR, "#review-exchange dd")          # the exchange's figures
     rows = driver.find_elements(By.CSS_SELECTOR, "#review-tricks tr[data-number]")
     total = len(rows)
     start = deal(int(seed), Rules(variant)).start()

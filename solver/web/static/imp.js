@@ -1178,6 +1178,12 @@ $("#show-hand").addEventListener("click", uncover);
 $("#cover-undo").addEventListener("click", undo);
 $("#bot").addEventListener("change", () => { $("#seat").disabled = $("#bot").value === "people"; });
 
+// a button pressed keeps no focus, so that Enter afterwards plays the marked card (not the button again)
+document.addEventListener("click", (e) => {
+  const b = e.target.closest("#setup button, #controls button, #hints button, #choice button");
+  if (b) b.blur();
+});
+
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
   if (!g || !g.obj) return;
