@@ -501,3 +501,21 @@ def test_bad_input_in_the_address_is_told_in_one_line(server, browser, query, ap
         message = json.load(exc)["error"]
     assert status.text == message
     assert "\n" not in status.text
+
+
+def test_the_others_cards_come_one_by_one(server, browser):
+    """After the exchange (seat B) A leads and Lopaka follows before B's turn: the page shows
+    A's card alone, then both, a pause apart (the default pause, 450 ms)."""
+    open_page(browser, server, "variant=lopaka&seed=42&seat=B&bot=greedy")
+    browser.find_element(By.CSS_SELECTOR, "#mine button.icard").click()
+    seen = []
+    for _ in range(200):
+        cards = browser.find_element(By.ID, "trick").get_attribute("data-cards") or ""
+        if cards and (not seen or seen[-1] != cards):
+            seen.append(cards)
+        if len(cards.split()) == 2:
+            break
+        browser.execute_script("return new Promise(ok => setTimeout(ok, 30))")
+    assert [len(s.split()) for s in seen] == [1, 2], seen
+    idle(browser)
+    assert browser.find_element(By.ID, "trick").get_attribute("data-cards") == seen[-1]
