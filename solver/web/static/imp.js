@@ -512,6 +512,7 @@ function render() {
   $("#line").textContent = "Line: " + ((o.finished ? g.line : o.seen_line) || "(no moves)");
   $("#undo").disabled = !g.undo.length;
   const playing = o.task === "play" && o.to_move;
+  $("#hint").title = playing ? "h" : "the real-table hint starts with the play phase";
   $("#hint").disabled = !playing;
   $("#why").disabled = !playing;
   $("#hint").hidden = $("#why").hidden = o.finished;
