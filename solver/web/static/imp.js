@@ -666,7 +666,7 @@ async function act(move) {
     const before = snapshot();
     const card = g.obj.task === "play" ? Number(move) : null;
     clearHints();
-    say("");
+    say(!g.people && g.choice.bot === "table" ? `${others(g.mover)} (the table bot) is thinking…` : "");
     const r = await step(g.mover, g.line, move);
     g.undo.push(before);
     marks = { devil: null, pass: null };
