@@ -1,10 +1,13 @@
 """Load test of `scoundrel-solve serve` on loopback (issue 27 item 4).
 
 Starts the service on 127.0.0.1 (a free port), runs N concurrent clients for T seconds, each
-sending a mix of solo hints, co-op hints, co-op solves, dailies and bad requests, then stops
-the service and reports requests/s, p50/p95/p99 latency per kind, errors (anything but 200,
-and but the intended 400/404 of the bad requests), the peak RSS of the server and its solver
-processes, and the p95 of the solo hints that ran while a co-op search was running.
+sending a mix of solo hints, co-op hints, co-op solves, dailies and bad requests, and the
+Bottle Imp's: game steps against a bot (/api/imp/game, a pass or a stack step with the bots'
+cards after it), hints with the deal known, real-table hints, solves of a late position,
+daily puzzles and bad requests; then stops the service and reports requests/s, p50/p95/p99
+latency per kind (each Bottle Imp kind a row of its own, ``imp_...``), errors (anything but
+200, and but the intended 400/404 of the bad requests), the peak RSS of the server and its
+solver processes, and the p95 of the solo hints that ran while a co-op search was running.
 
     .venv/bin/python benchmarks/load_test.py --clients 8 --seconds 30 --check
 
@@ -32,9 +35,46 @@ KINDS = {  # kind: (weight, expected statuses)
     "coop_solve": (15, {200}),
     "daily": (10, {200}),
     "bad": (15, {400, 404}),
+    "imp_game": (15, {200}),
+    "imp_hint": (8, {200}),
+    "imp_table_hint": (4, {200}),
+    "imp_solve": (8, {200}),
+    "imp_daily": (5, {200}),
+    "imp_bad": (6, {400}),
 }
 BAD = ["/api/solve?seed=XX", "/api/hint?seed=42&moves=QS", "/api/deal?deck=5D%205D", "/api/nope",
        "/api/solve?seed=1&timeout=1e9", "/static/..%2fpyproject.toml"]
+IMP_BAD = ["/api/imp/deal?variant=bridge&seed=1", "/api/imp/replay?seed=42&line=pass%202%2018",
+           "/api/imp/game?seed=1&seat=C", "/api/imp/solve?seed=1&timeout=1e9", "/api/imp/hint?seed=1&moves=pass%2040%201",
+           "/api/imp/game?variant=glitzerhaus&seed=1&move=open%201"]
+DATES = ["today", "2026-02-01", "2026-02-02", "2026-02-03"]
+
+
+def imp_request(kind: str, rng: random.Random, seed: int):
+    """A Bottle Imp request of ``kind`` on deal ``seed``: a real step of a game, or a real position
+    (the cards to pass and the late line are the deal's own, made here with the library)."""
+    from scoundrel_solver.bottleimp import Rules, deal, format_line, line_of
+    from scoundrel_solver.bottleimp.bots import make_bot, play_out
+    variant = "glitzerhaus" if kind == "imp_game" and rng.random() < 0.4 else "lopaka"
+    d = deal(seed, Rules(variant))
+    if kind == "imp_game":
+        if variant == "lopaka":
+            move = str(min(d.blocks["A"]))
+        else:
+            low = sorted(d.blocks["A1"])
+            move = f"s1 {low[1]}/{low[0]}"
+        return "POST", "/api/imp/game", {"variant": variant, "seed": str(seed), "move": move,
+                                         "bot": rng.choice(["lopaka-rule", "greedy", "random"])}
+    passed = f"pass {min(d.blocks['A'])} {min(d.blocks['B'])}"
+    if kind == "imp_hint":
+        return "GET", "/api/imp/hint", {"seed": seed, "moves": passed, "time": 0.5}
+    if kind == "imp_table_hint":
+        return "POST", "/api/imp/hint", {"seed": str(seed), "moves": passed, "table": True, "time": 0.5}
+    # a late position: the round played by greedy bots to six tricks from the end, solved
+    start = d.start()
+    actions = play_out(start, {0: make_bot("greedy"), 2: make_bot("greedy")})
+    return "GET", "/api/imp/solve", {"seed": seed, "moves": format_line(line_of(start, actions[:1 + 3 * 5])),
+                                     "timeout": 2}
 
 
 def request_for(kind: str, rng: random.Random, solo_time: float):
@@ -47,7 +87,13 @@ def request_for(kind: str, rng: random.Random, solo_time: float):
         return "GET", "/api/solve", {"seed": seed, "mode": "coop", "timeout": 3}
     if kind == "daily":
         # the day's challenge is the same for every player: a few dates, as a day's traffic asks them
-        return "POST", "/api/daily", {"date": rng.choice(["today", "2026-02-01", "2026-02-02", "2026-02-03"])}
+        return "POST", "/api/daily", {"date": rng.choice(DATES)}
+    if kind == "imp_daily":
+        return "GET", "/api/imp/daily", {"variant": rng.choice(["lopaka", "glitzerhaus"]), "date": rng.choice(DATES)}
+    if kind == "imp_bad":
+        return "GET", rng.choice(IMP_BAD), None
+    if kind.startswith("imp_"):
+        return imp_request(kind, rng, seed)
     return "GET", rng.choice(BAD), None
 
 
@@ -149,9 +195,9 @@ def main(argv=None) -> int:
     print(f"requests {figures['requests']}, {figures['requests_per_second']} /s, errors {figures['errors']} "
           f"(besides {figures['intended_4xx']} intended 400/404), peak RSS {figures['peak_rss_mb']} MB "
           f"(server and solvers; largest one process {figures['peak_rss_one_process_mb']} MB)")
-    print(f"{'kind':<12} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    print(f"{'kind':<15} {'n':>5} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for kind, f in figures["kinds"].items():
-        print(f"{kind:<12} {f['n']:>5} {_col(f['p50'])} {_col(f['p95'])} {_col(f['p99'])} {_col(f['max'])}")
+        print(f"{kind:<15} {f['n']:>5} {_col(f['p50'])} {_col(f['p95'])} {_col(f['p99'])} {_col(f['max'])}")
     d = figures["solo_hint_during_coop"]
     print(f"solo hints while a co-op search ran: {d['n']}, p95 {d['p95']} ms")
     for e in figures["error_samples"]:

@@ -6,7 +6,8 @@ past its budget answers with its honest partial result, ``exact`` false), the
 two pools of solver processes (solver/web/pool.py; heavy requests go to one and
 quick ones to the other, so a slow co-op request never waits in front of a solo
 hint), the cache of answers that never change, JSON answers and errors, the
-static files and the OpenAPI description.  Each game brings its endpoints in a
+static files (the Scoundrel page at ``/``, the Bottle Imp's at ``/imp``) and the OpenAPI
+description.  Each game brings its endpoints in a
 module of its own (solver/web/scoundrel.py: ``ENDPOINTS``, each with its
 handler, and ``WARM_UP``), whose answers its solver processes make by calling
 the game's library (solver/web/scoundrel_jobs.py).
@@ -181,6 +182,9 @@ def create_app(limits: Limits = None, games=GAMES) -> Starlette:
     async def index(request: Request):
         return FileResponse(statics["index.html"], media_type="text/html; charset=utf-8")
 
+    async def imp_page(request: Request):
+        return FileResponse(statics["imp.html"], media_type="text/html; charset=utf-8")
+
     async def static(request: Request):
         path = statics.get(request.path_params["name"])
         if path is None:
@@ -201,7 +205,7 @@ def create_app(limits: Limits = None, games=GAMES) -> Starlette:
         return JSONResponse({"ok": True, "solvers": {"solo": service.solo.pids(), "co-op": service.heavy.pids()}})
 
     routes = [Route(ep.path, handler(ep), methods=["GET", "POST"]) for ep in endpoints]
-    routes += [Route("/", index), Route("/static/{name}", static), Route("/api/schema", schema),
+    routes += [Route("/", index), Route("/imp", imp_page), Route("/static/{name}", static), Route("/api/schema", schema),
                Route("/openapi.json", openapi_json), Route("/docs", docs), Route("/api/health", health)]
 
     async def http_error(request: Request, exc: HTTPException):

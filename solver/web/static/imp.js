@@ -1,0 +1,1237 @@
+// The Bottle Imp's page: every move, hint and answer comes from the service's /api/imp/...
+// (docs/service.md); this page only draws them.  A game is its deal and its line: the
+// server keeps no session, so undo is going back to an earlier line.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+
+// The two card tables of IMP-RULES §1 (solver/bottleimp/cards.py; the browser test checks
+// that the two agree): the page draws each card's suit and coins from them.
+const TABLES = {
+  classic: {
+    suits: { y: "yellow", b: "blue", r: "red" },
+    rows: {
+      y: "1:1 2:1 3:2 5:2 7:3 9:3 12:4 15:4 18:5 22:5 25:6 28:6",
+      b: "4:1 6:1 8:2 10:2 13:3 17:3 20:4 24:4 27:5 30:5 32:6 34:6",
+      r: "11:1 14:1 16:2 21:2 23:3 26:3 29:4 31:4 33:5 35:5 36:6 37:6",
+    },
+  },
+  matagot: {
+    suits: { r: "red", b: "blue", g: "green" },
+    rows: {
+      r: "1:1 2:1 4:2 5:2 7:3 9:3 12:4 15:4 18:5 22:5 25:6 28:6",
+      b: "3:1 6:1 8:2 10:2 13:3 17:4 20:4 23:4 27:5 30:5 32:6 35:6",
+      g: "11:1 14:1 16:2 21:2 24:3 26:3 29:4 31:4 33:5 34:5 36:6 37:6",
+    },
+  },
+};
+const CARDS = {};   // table -> card number -> {suit, coins}
+for (const [name, t] of Object.entries(TABLES)) {
+  CARDS[name] = {};
+  for (const [suit, row] of Object.entries(t.rows)) {
+    for (const pair of row.split(" ")) {
+      const [n, coins] = pair.split(":").map(Number);
+      CARDS[name][n] = { suit, coins };
+    }
+  }
+}
+
+const VARIANT = { lopaka: "Lopaka", glitzerhaus: "Glitzerhaus" };
+const TRICKS = { lopaka: 11, glitzerhaus: 8 };
+const TRICK_SIZE = { lopaka: 3, glitzerhaus: 4 };
+const MINUS = "\u2212";
+const DEFAULT_PAUSE = 450;   // ms between the others' cards (a trick's end: twice that)
+
+let g = null;        // the game: see start()
+let busy = false;
+let cursor = 0;      // the option marked (keyboard)
+let marks = { devil: null, pass: null };   // Glitzerhaus stack steps: the cards chosen so far
+
+// ------------------------------------------------------------------ talking to the service
+// A daily's deal number is a 64-bit integer, past what a JavaScript number holds exactly
+// (2^53): such an integer is read as its string, so the deal sent back is the deal dealt.
+function parseJSON(text) {
+  return JSON.parse(text.replace(/("[A-Za-z_]\w*"\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g,
+    (all, key, n) => (Number.isSafeInteger(Number(n)) ? all : `${key}"${n}"`)));
+}
+
+class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function api(path, body) {
+  let r, obj;
+  try {
+    r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    obj = parseJSON(await r.text());
+  } catch (e) {
+    if (!r) throw e;
+    throw new ApiError(`${path}: the server answered ${r.status} without JSON`, r.status);
+  }
+  if (obj.type === "error") throw new ApiError(obj.error, obj.status);
+  return obj;
+}
+
+function say(text, kind) {
+  const s = $("#status");
+  s.textContent = text || "";
+  s.className = kind || "";
+}
+
+async function guarded(what, fn) {
+  if (busy) return;
+  busy = true;
+  document.body.classList.add("busy");
+  try {
+    await fn();
+  } catch (e) {
+    say(e.message, "error");
+    if (g && g.obj && !g.covered) render();
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+    if (what) document.body.dataset.last = what;
+    document.body.dataset.done = String(Number(document.body.dataset.done || 0) + 1);   // for the browser test
+  }
+}
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+// ------------------------------------------------------------------ figures as the CLI writes them
+const signed = (n) => (n == null ? "?" : n < 0 ? MINUS + -n : n > 0 ? "+" + n : "0");
+const cardList = (cards) => (cards && cards.length ? cards.join(" ") : "none");
+
+// Python's format(x, ".Nf") of a double: the exact value rounded, ties to even (JavaScript's
+// toFixed breaks ties upwards); a tie is only possible when the double is one exactly.
+function fixed(x, digits) {
+  const s = x.toFixed(digits);
+  const scaled = x * 10 ** digits;
+  if (Number.isFinite(scaled) && Math.abs(scaled % 1) === 0.5 && scaled * 2 === Math.round(scaled * 2)) {
+    const down = Math.trunc(scaled);
+    const even = down % 2 === 0 ? down : down + Math.sign(scaled);
+    return (even / 10 ** digits).toFixed(digits);
+  }
+  return s;
+}
+
+// a mean margin as the CLI writes it (cli/imp_text.py mean): "+61.43", "−3.50", "0.00"
+function meanText(f) {
+  const x = f.float;
+  return (x > 0 ? "+" : x < 0 ? MINUS : "") + exactFixed(f, 2);
+}
+
+// |fraction| to `digits` places as Python writes the double: a tie exactly on the fraction
+// (then the double is that fraction) goes to even; otherwise the double's own rounding.
+function exactFixed(f, digits) {
+  const [p0, q0] = String(f.fraction).split("/");
+  let p = BigInt(p0.replace("-", "")), q = BigInt(q0 || "1");
+  const scale = 10n ** BigInt(digits);
+  const twice = 2n * p * scale;
+  if (twice % q === 0n && (p * scale) % q !== 0n) {        // exactly half-way
+    let down = (p * scale) / q;
+    if (down % 2n === 1n) down += 1n;
+    const s = down.toString().padStart(digits + 1, "0");
+    return digits ? s.slice(0, -digits) + "." + s.slice(-digits) : s;
+  }
+  return Math.abs(f.float).toFixed(digits);
+}
+
+const percent = (f) => fixed(f.float * 100, 0) + "%";
+
+function valueText(v) {
+  if (v == null) return "?";
+  if (typeof v === "object" && "fraction" in v) {
+    return String(v.fraction).includes("/") ? `${v.fraction} (${meanText(v)})` : signed(Number(v.fraction));
+  }
+  if (typeof v === "number" && !Number.isInteger(v)) return (v > 0 ? "+" : v < 0 ? MINUS : "") + Math.abs(v).toFixed(2);
+  return signed(v);
+}
+
+// ------------------------------------------------------------------ cards
+function cardInfo(n) {
+  return CARDS[g.choice.cards][n];
+}
+
+function cardEl(n, opts = {}) {
+  const info = cardInfo(n);
+  const el = document.createElement(opts.button ? "button" : "div");
+  el.className = `icard s-${g.choice.cards}-${info.suit}` + (opts.small ? " small" : "");
+  if (opts.button) el.type = "button";
+  el.dataset.card = String(n);
+  const suitName = TABLES[g.choice.cards].suits[info.suit];
+  el.setAttribute("aria-label", `${n} ${suitName}, ${info.coins} coin${info.coins === 1 ? "" : "s"}`);
+  el.title = `${n}${info.suit}: ${suitName}, ${info.coins} coin${info.coins === 1 ? "" : "s"}`;
+  const coins = "<i></i>".repeat(info.coins);
+  el.innerHTML = `<span class="num">${n}</span><span class="suit">${info.suit}</span><span class="coins">${coins}</span>`;
+  return el;
+}
+
+function backs(count, label) {
+  const box = document.createElement("div");
+  box.className = "backs";
+  box.setAttribute("aria-label", label);
+  for (let i = 0; i < count; i++) {
+    const b = document.createElement("div");
+    b.className = "icard back";
+    box.appendChild(b);
+  }
+  return box;
+}
+
+function row(title, cards, opts = {}) {
+  const box = document.createElement("div");
+  box.className = "holding" + (opts.cls ? " " + opts.cls : "");
+  if (opts.name) box.dataset.holding = opts.name;
+  const h = document.createElement("div");
+  h.className = "label";
+  h.textContent = title;
+  const list = document.createElement("div");
+  list.className = "cards";
+  for (const n of cards) {
+    const playable = opts.options && opts.options.includes(n);
+    const el = cardEl(n, { button: playable, small: opts.cls === "small" });
+    if (opts.options && !playable) el.classList.add("dim");
+    if (playable) {
+      el.addEventListener("click", () => choose(n));
+      if (g.options[cursor] === n) el.classList.add("cursor");
+      if (marks.devil === n) el.classList.add("to-devil");
+      if (marks.pass === n) el.classList.add("to-pass");
+    }
+    list.appendChild(el);
+  }
+  box.append(h, list);
+  return box;
+}
+
+function bottleSvg(price) {
+  return `<svg viewBox="0 0 40 64" width="40" height="64" aria-hidden="true">
+    <rect x="15" y="2" width="10" height="8" rx="2" fill="#8a5a2b"/>
+    <path d="M16 10 h8 v10 c0 4 10 8 10 18 v18 c0 4 -3 6 -7 6 h-14 c-4 0 -7 -2 -7 -6 v-18 c0 -10 10 -14 10 -18 z"
+      fill="#6fa8a0" stroke="#2b4d48" stroke-width="1.5"/>
+    <text x="20" y="50" text-anchor="middle" font-size="15" font-family="Georgia, serif" fill="#10201e">${price}</text>
+  </svg>`;
+}
+
+// ------------------------------------------------------------------ who played what
+const others = (seat) => (seat === "A" ? "B" : "A");
+const seatName = (s) => (s === "L" ? "Lopaka" : s);
+
+// the seat of each card of a trick led by `leader`: A → Lopaka → B (IMP-RULES §3.1), or
+// the leader's open card, the other's, the leader's hand card, the other's (§4.3)
+function trickSeats(leader, n) {
+  const out = [];
+  if (g.choice.variant === "lopaka") {
+    const order = ["A", "L", "B"];
+    const i = order.indexOf(leader);
+    for (let k = 0; k < n; k++) out.push(order[(i + k) % 3]);
+  } else {
+    for (let k = 0; k < n; k++) out.push(k % 2 === 0 ? leader : others(leader));
+  }
+  return out;
+}
+
+// the suits each player has shown void in, from the tricks played (and the one on the
+// table): a card off the led suit, from a holding that must follow if it can
+function shownVoids(history, view) {
+  const voids = { A: new Set(), B: new Set(), L: new Set() };
+  const glitz = g.choice.variant === "glitzerhaus";
+  const tricks = history.map((t) => [t.leader, t.cards]);
+  if (view && view.trick && view.trick.length) tricks.push([view.leader, view.trick]);
+  for (const [leader, cards] of tricks) {
+    const seats = trickSeats(leader, cards.length);
+    const led = cardInfo(cards[0]).suit;
+    cards.forEach((c, i) => {
+      if (i === 0 || (glitz && i < 2)) return;     // an open stack is in view: its voids are no news
+      if (cardInfo(c).suit !== led) voids[seats[i]].add(led);
+    });
+  }
+  if (view && view.opponent_hand) for (const s of view.opponent_hand.voids) voids[others(view.seat)].add(s);
+  return voids;
+}
+
+// ------------------------------------------------------------------ drawing the table
+function coinsOf(cards) {
+  return cards.reduce((sum, n) => sum + cardInfo(n).coins, 0);
+}
+
+function seatsOfGame() {
+  return g.choice.variant === "lopaka" ? ["A", "B", "L"] : ["A", "B"];
+}
+
+function title(view) {
+  const c = g.choice;
+  const deal = c.date ? `daily puzzle ${c.date} (deal ${g.seed})` : `deal ${g.seed}`;
+  const who = g.people ? "pass and play" + (g.obj.finished ? "" : `, ${g.mover} to choose`) : `you are ${g.obj.seat} against ${c.bot}`;
+  let where = "";
+  if (g.obj.finished) where = "round over";
+  else if (view.type === "imp-setup-view") where = { pass: "the exchange", s1: "stack 1", s2: "stack 2", open: "the open stacks" }[view.step];
+  else where = `trick ${trickNumber(view)} of ${TRICKS[c.variant]}`;
+  return `${VARIANT[c.variant]} · ${c.cards} cards · ${deal} · ${who} · ${where}`;
+}
+
+function trickNumber(view) {
+  const done = Object.values(view.won).reduce((n, pile) => n + pile.length, 0) / TRICK_SIZE[g.choice.variant];
+  return Math.min(TRICKS[g.choice.variant], done + 1);
+}
+
+function drawFacts(view) {
+  const price = view.price == null ? 19 : view.price;
+  const holder = view.holder;
+  $("#bottle").innerHTML = bottleSvg(price) +
+    `<div><div class="big">price <strong id="price">${price}</strong></div>` +
+    `<div>holder <strong id="holder">${holder ? seatName(holder) : "nobody yet"}</strong></div></div>`;
+  $("#bottle").dataset.price = String(price);
+  $("#bottle").dataset.holder = holder || "";
+  const board = $("#scoreboard");
+  board.replaceChildren();
+  const won = view.won || {};
+  const voids = shownVoids(g.history, view.type === "imp-table-view" ? view : null);
+  const names = TABLES[g.choice.cards].suits;
+  for (const s of seatsOfGame()) {
+    const d = document.createElement("div");
+    d.className = "seat-score" + (s === holder ? " holder" : "");
+    d.dataset.seat = s;
+    const pile = won[s] || [];
+    const v = [...voids[s]].sort().map((x) => names[x]);
+    d.innerHTML = `<span class="who">${seatName(s)}${s === viewerSeat() && !g.people ? " (you)" : ""}</span> ` +
+      `<span class="coins-won" data-coins="${coinsOf(pile)}">${coinsOf(pile)} coins won</span>` +
+      `<span class="voids" data-voids="${[...voids[s]].sort().join("")}">${v.length ? "void in " + v.join(", ") : ""}</span>`;
+    board.appendChild(d);
+  }
+}
+
+function viewerSeat() {
+  return g.people ? g.mover : g.obj.seat;
+}
+
+// the opponent's cards in a daily puzzle (every card known: reveal), else null
+function revealed(view, seat) {
+  const pos = g.obj.position;
+  if (!g.choice.date || !pos || pos.finished) return null;
+  if (g.choice.variant === "lopaka") return view.hands && view.hands[seat] ? null : (view.reveal || pos.hands)[seat];
+  return (view.reveal || pos.hidden)[seat];
+}
+
+function drawTable(view, live) {
+  $("#cover").hidden = true;
+  $("#table").hidden = false;
+  $("#title").textContent = title(view);
+  drawFacts(view);
+  const me = view.seat, opp = others(me);
+  const lopaka = g.choice.variant === "lopaka";
+  const opts = live ? g.options : null;
+  const oppBox = $("#opponent"), lBox = $("#lopaka"), mine = $("#mine");
+  oppBox.replaceChildren();
+  lBox.replaceChildren();
+  mine.replaceChildren();
+  lBox.hidden = !lopaka;
+  $("#trick-area").hidden = view.type === "imp-setup-view";
+  if (view.type === "imp-setup-view") {
+    drawSetup(view, opts);
+    drawTrick(null);
+    return;
+  }
+  // the opponent: hand face down (the cards you passed to it named), open stack face up
+  const oh = view.opponent_hand;
+  if (!lopaka) oppBox.appendChild(row(`${opp}'s open stack`, view.open[opp], { name: "open-" + opp }));
+  const shown = revealed(view, opp);
+  if (shown) {
+    oppBox.appendChild(row(`${opp}'s ${lopaka ? "hand" : "hidden hand"} (every card known in a puzzle)`, shown,
+      { name: "hidden-" + opp }));
+  } else {
+    const box = document.createElement("div");
+    box.className = "holding";
+    box.dataset.holding = "hidden-" + opp;
+    box.innerHTML = `<div class="label">${opp}'s ${lopaka ? "hand" : "hidden hand"}: ${oh.size} card${oh.size === 1 ? "" : "s"}` +
+      (oh.known.length ? ` (holds ${oh.known.join(" ")}: you passed ${oh.known.length === 1 ? "it" : "them"})` : "") + "</div>";
+    box.appendChild(backs(oh.size, `${oh.size} cards face down`));
+    oppBox.appendChild(box);
+  }
+  if (lopaka) lBox.appendChild(row("Lopaka's open hand", view.hands.L, { name: "L" }));
+  drawTrick(view);
+  if (lopaka) {
+    mine.appendChild(row(g.people ? `${me}'s hand` : "Your hand", view.hands[me], { name: "hand-" + me, options: opts }));
+  } else {
+    mine.appendChild(row(g.people ? `${me}'s open stack` : "Your open stack", view.open[me], { name: "open-" + me, options: opts }));
+    mine.appendChild(row(g.people ? `${me}'s hidden hand` : "Your hidden hand", view.hidden[me], { name: "hidden-" + me, options: opts }));
+  }
+  if (g.obj && g.obj.finished && !busyAnimating) {         // the round over: no empty hands
+    for (const h of document.querySelectorAll("#table .holding")) {
+      if (!h.querySelector(".icard")) h.remove();
+    }
+  }
+  if (view.devil_known && view.devil_known.length) {
+    const p = document.createElement("p");
+    p.className = "note";
+    p.textContent = `In the devil's trick, laid there by ${g.people ? me : "you"}: ${view.devil_known.join(" ")}.`;
+    mine.appendChild(p);
+  }
+}
+
+function drawTrick(view, winner) {
+  const box = $("#trick");
+  box.replaceChildren();
+  let trick = view ? view.trick : [];
+  let leader = view ? view.leader : null;
+  const last = g.history.length ? g.history[g.history.length - 1] : null;
+  const showLast = view && !trick.length && last && !winner;     // between tricks: the last one, faded
+  if (showLast) {
+    trick = last.cards;
+    leader = last.leader;
+  }
+  const seats = trickSeats(leader, trick.length);
+  const won = winner ? winner.index : showLast ? last.cards.indexOf(trickWinnerCard(last)) : -1;
+  trick.forEach((c, i) => {
+    const slot = document.createElement("div");
+    slot.className = "played" + (won === i ? " winner" : "") + (showLast ? " last" : "");
+    slot.dataset.seat = seats[i];
+    const where = g.choice.variant === "glitzerhaus" ? (i < 2 ? " (open)" : " (hand)") : "";
+    const label = document.createElement("div");
+    label.className = "who";
+    label.textContent = seatName(seats[i]) + where;
+    slot.append(cardEl(c), label);
+    box.appendChild(slot);
+  });
+  box.dataset.cards = showLast ? "" : trick.join(" ");
+  let text = "";
+  if (winner) text = winner.text;
+  else if (view && trick.length && !showLast) text = `Trick ${trickNumber(view)}, led by ${seatName(view.leader)}.`;
+  else if (view) {
+    const before = last ? `${seatName(last.winner)} won trick ${last.number} (${last.coins} coins${last.bought
+      ? `, bought the bottle at ${last.price}` : ""}). ` : "";
+    text = before + (g.obj && g.obj.finished && !busyAnimating ? "The round is over." : `${seatName(view.leader)} leads trick ${trickNumber(view)}.`);
+  }
+  $("#trick-label").textContent = text;
+}
+
+function drawSetup(view, opts) {
+  const mine = $("#mine");
+  const me = view.seat;
+  const who = g.people ? me : "you";
+  const lines = view.setup.map((s) => {
+    if (s.step === "pass") return `Exchange: ${who} passed ${s.passed} and received ${s.received}.`;
+    if (s.step === "open") return `${who} laid stack ${s.open} open.`;
+    return `Stack ${s.step[1]}: ${who} laid ${s.discarded} in the devil's trick, passed ${s.passed} and received ${s.received}.`;
+  });
+  if (view.step === "pass") {
+    mine.appendChild(row(g.people ? `${me}'s hand` : "Your hand", view.hand, { name: "hand-" + me, options: opts }));
+  } else {
+    const step = view.step;
+    mine.appendChild(row("Stack 1", view.stacks["1"], { name: "stack-1", options: step === "s1" ? opts : null }));
+    if (view.stacks["2"]) {
+      mine.appendChild(row("Stack 2", view.stacks["2"], { name: "stack-2", options: step === "s2" ? opts : null }));
+    } else {
+      const box = document.createElement("div");
+      box.className = "holding";
+      box.dataset.holding = "stack-2";
+      box.innerHTML = `<div class="label">Stack 2: ${view.stack_2_size} cards, face down until stack 1's step is done</div>`;
+      box.appendChild(backs(view.stack_2_size, "stack 2 face down"));
+      mine.appendChild(box);
+    }
+  }
+  if (lines.length) {
+    const p = document.createElement("p");
+    p.className = "note setup-done";
+    p.textContent = lines.join(" ");
+    mine.appendChild(p);
+  }
+}
+
+// what is due, in words, with the buttons of a setup step
+function drawChoice() {
+  const box = $("#choice");
+  box.replaceChildren();
+  const o = g.obj, view = o.view, opp = others(viewerSeat());
+  const p = document.createElement("p");
+  p.id = "task";
+  p.dataset.task = o.task;
+  box.appendChild(p);
+  if (o.finished) return;
+  if (!o.to_move) {
+    p.textContent = "Waiting for the others.";
+    return;
+  }
+  const you = g.people ? `${viewerSeat()}:` : "Your turn:";
+  if (o.task === "pass") {
+    p.textContent = `${you} pass one card to ${opp} (${opp} passes one to you at the same time; nothing goes to ` +
+      "Lopaka, whose hand is laid open after the exchange). Click a card, or mark it and press Enter.";
+  } else if (o.task === "s1" || o.task === "s2") {
+    p.textContent = `${you} from stack ${o.task[1]}, lay one card in the devil's trick and pass one to ${opp} ` +
+      `(${opp} does the same at the same time).`;
+    const slots = document.createElement("div");
+    slots.className = "slots";
+    const slot = (what, label) => {
+      const s = document.createElement("span");
+      s.className = "slot";
+      s.dataset.slot = what;
+      s.textContent = `${label}: ${marks[what] == null ? "—" : marks[what]}`;
+      return s;
+    };
+    const ok = document.createElement("button");
+    ok.type = "button";
+    ok.id = "confirm";
+    ok.textContent = "Confirm (Enter)";
+    ok.disabled = marks.devil == null || marks.pass == null;
+    ok.addEventListener("click", confirmStack);
+    const clear = document.createElement("button");
+    clear.type = "button";
+    clear.textContent = "Clear (Esc)";
+    clear.addEventListener("click", () => { marks = { devil: null, pass: null }; render(); });
+    slots.append(slot("devil", "to the devil's trick (d)"), slot("pass", `to ${opp} (p)`), ok, clear);
+    box.appendChild(slots);
+  } else if (o.task === "open") {
+    p.textContent = `${you} choose the stack to lay open (the other is your hidden hand); ${opp} chooses at the same time.`;
+    const stacks = document.createElement("div");
+    stacks.className = "slots";
+    [1, 2].forEach((k, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "open-stack" + (cursor === i ? " cursor" : "");
+      b.dataset.stack = String(k);
+      b.textContent = `Lay stack ${k} open (${k})`;
+      b.addEventListener("click", () => act(`open ${k}`));
+      stacks.appendChild(b);
+    });
+    box.appendChild(stacks);
+  } else {
+    const from = g.choice.variant === "glitzerhaus" ? (view.trick.length < 2 ? " from your open stack" : " from your hidden hand") : "";
+    p.textContent = `${you} play a card${from}` + (view.trick.length ? " (follow the led suit if you can)." : " (you lead).");
+  }
+}
+
+function render() {
+  const o = g.obj;
+  g.options = o.options || [];
+  if (cursor >= g.options.length) cursor = 0;
+  drawTable(o.view, !busyAnimating && o.to_move);
+  drawChoice();
+  // the line as this seat saw it (the opponent's discards "?"); once the round is over, all of it
+  $("#line").textContent = "Line: " + ((o.finished ? g.line : o.seen_line) || "(no moves)");
+  $("#undo").disabled = !g.undo.length;
+  const playing = o.task === "play" && o.to_move;
+  $("#hint").title = playing ? "h" : "the real-table hint starts with the play phase";
+  $("#hint").disabled = !playing;
+  $("#why").disabled = !playing;
+  $("#hint").hidden = $("#why").hidden = o.finished;
+  document.body.dataset.task = o.task;
+  document.body.dataset.mover = viewerSeat();
+  if (!o.finished) $("#end").hidden = true;
+}
+
+// ------------------------------------------------------------------ the others' cards, one by one
+let busyAnimating = false;
+
+function holdingOf(model, seat, index) {
+  if (g.choice.variant === "lopaka") return model.hands[seat] ? model.hands[seat] : null;
+  if (index < 2) return model.open[seat];
+  return model.hidden && model.hidden[seat] ? model.hidden[seat] : null;
+}
+
+function clone(x) {
+  return JSON.parse(JSON.stringify(x));
+}
+
+// The cards `seq` ({seat, card}) played one after another from `before` (a table view), the
+// tricks they complete being `records` (the answer's): each shown with a pause.  Without a
+// view before (the setup was just done), the start is the view after with `seq` taken back:
+// no trick is ever completed before a player's first card.  Returns the records used.
+async function animate(before, after, seq, records) {
+  if (!seq.length) return 0;
+  let model;
+  if (before && before.type === "imp-table-view") {
+    model = clone(before);
+  } else {
+    model = clone(after);
+    const base = model.trick.length - seq.length;
+    for (let i = seq.length - 1; i >= 0; i--) {
+      const { seat, card } = seq[i];
+      const h = holdingOf(model, seat, base + i);
+      if (h) h.push(card), h.sort((a, b) => a - b);
+      else model.opponent_hand.size += 1;
+      model.trick.pop();
+    }
+  }
+  const rev = revealed(model, others(model.seat));
+  if (rev) model.reveal = { [others(model.seat)]: rev.slice() };
+  const size = TRICK_SIZE[g.choice.variant];
+  const pause = g.choice.pause;
+  let used = 0;
+  busyAnimating = true;
+  try {
+    for (const { seat, card } of seq) {
+      const h = holdingOf(model, seat, model.trick.length);
+      if (h && h.includes(card)) h.splice(h.indexOf(card), 1);
+      else {
+        model.opponent_hand.size -= 1;
+        model.opponent_hand.known = model.opponent_hand.known.filter((c) => c !== card);
+        if (model.reveal) for (const k in model.reveal) model.reveal[k] = model.reveal[k].filter((c) => c !== card);
+      }
+      model.trick.push(card);
+      frame(model);
+      if (seat !== model.seat || g.people) await sleep(pause);
+      if (model.trick.length === size) {
+        const rec = records[used++];
+        const text = `${seatName(rec.winner)} wins trick ${rec.number} (${rec.coins} coins)` +
+          (rec.bought ? ` and buys the bottle at ${rec.price}.` : ".");
+        drawTrick(model, { index: rec.cards.indexOf(trickWinnerCard(rec)), text });
+        g.history.push(rec);
+        await sleep(pause * 2);
+        model.won[rec.winner] = [...model.won[rec.winner], ...model.trick];
+        model.trick = [];
+        model.leader = rec.winner;
+        model.price = rec.price;
+        model.holder = rec.holder;
+        frame(model);
+      }
+    }
+  } finally {
+    busyAnimating = false;
+  }
+  return used;
+}
+
+// the card that won a trick (§2.6): one that bought the bottle is the new price, else the highest
+function trickWinnerCard(rec) {
+  return rec.bought ? rec.price : Math.max(...rec.cards);
+}
+
+function frame(model) {
+  drawTable(model, false);
+  $("#choice").replaceChildren();
+  document.body.dataset.frames = String(Number(document.body.dataset.frames || 0) + 1);
+}
+
+// ------------------------------------------------------------------ the game's steps
+function baseParams() {
+  const c = g.choice;
+  const p = { variant: c.variant, cards: c.cards };
+  if (c.date) p.date = c.date;
+  else p.seed = c.seed;
+  return p;
+}
+
+function dealParams() {
+  return { variant: g.choice.variant, cards: g.choice.cards, seed: String(g.seed) };
+}
+
+// one step of /api/imp/game for `seat`; in pass and play the bot's cards are cut off after
+async function step(seat, line, move) {
+  const body = { ...baseParams(), bot: g.people ? "lopaka-rule" : g.choice.bot, line };
+  if (seat) body.seat = seat;
+  if (move != null) body.move = move;
+  if (g.choice.date) body.reveal = true;
+  return api("/api/imp/game", body);
+}
+
+async function start(choice) {
+  g = { choice, people: choice.bot === "people", undo: [], history: [], line: "", mover: null, pending: null,
+        covered: false, obj: null, options: [], seed: choice.seed, question: "" };
+  cursor = 0;
+  marks = { devil: null, pass: null };
+  clearHints();
+  $("#end").hidden = true;
+  say(choice.date ? "Fetching today's puzzle…" : "Dealing…");
+  const obj = await step(g.people || !choice.seat ? null : choice.seat, "", null);
+  g.seed = obj.seed;
+  g.line = obj.line;
+  g.mover = obj.seat;
+  setAddress();
+  if (choice.date) {
+    const d = await api("/api/imp/daily", { variant: choice.variant, cards: choice.cards, date: choice.date });
+    g.question = d.question;
+    const replayed = await api("/api/imp/replay", { ...dealParams(), line: obj.line });
+    g.history = replayed.tricks;
+  }
+  const seq = obj.played;
+  const records = obj.tricks;
+  g.obj = obj;
+  await animate(null, obj.view, seq, records);
+  render();
+  say(choice.date ? `Today's puzzle: ${g.question} Play it from here.`
+    : g.people ? `Deal ${g.seed}: two players at one screen; A chooses first.` : `Deal ${g.seed}: you are ${obj.seat}.`);
+  if (obj.finished) await finish();
+}
+
+function snapshot() {
+  return { line: g.line, mover: g.mover, pending: g.pending, history: g.history.length, obj: g.obj };
+}
+
+// the human's choice: a card, or its own part of the setup step ("pass 24", "s1 5/3", "open 2")
+async function act(move) {
+  if (!g || !g.obj || g.obj.finished || !g.obj.to_move || g.covered) return;
+  await guarded("move", async () => {
+    const before = snapshot();
+    const card = g.obj.task === "play" ? Number(move) : null;
+    clearHints();
+    say(!g.people && g.choice.bot === "table" ? `${others(g.mover)} (the table bot) is thinking…` : "");
+    const r = await step(g.mover, g.line, move);
+    g.undo.push(before);
+    marks = { devil: null, pass: null };
+    cursor = 0;
+    if (!g.people) {
+      const seq = (card == null ? [] : [{ seat: g.mover, card }]).concat(r.played);
+      await animate(g.obj.view, r.view, seq, r.tricks);
+      g.line = r.line;
+      g.obj = r;
+      render();
+      say(card == null ? `Done: ${r.move}.` : `You played ${card}.`);
+      if (r.finished) await finish();
+      return;
+    }
+    await peopleStep(r, card);
+  });
+}
+
+// Pass and play: the step was played for the seat to choose with a bot at the other seat;
+// keep the choice (and Lopaka's cards after it), drop what the bot did, and hand over.
+async function peopleStep(r, card) {
+  const me = g.mover;
+  if (card == null) {                       // a setup step: both choose in turn, then both at once
+    const part = ownPart(segmentAfter(r.line, g.line), me);
+    if (me === "A") {
+      g.pending = part;
+      await handOver("B", g.line);
+    } else {
+      const line = (g.line ? g.line + " | " : "") + joined(g.pending, part);
+      g.pending = null;
+      await handOver("A", line);
+    }
+    return;
+  }
+  let keep = 0;
+  while (keep < r.played.length && r.played[keep].seat === "L") keep++;
+  const rest = r.played.length - keep;
+  const seq = [{ seat: me, card }, ...r.played.slice(0, keep)];
+  await animate(g.obj.view, r.view, seq, r.tricks);
+  if (rest) {
+    await handOver(r.played[keep].seat, dropLast(r.line, rest));
+  } else {
+    g.line = r.line;
+    g.obj = r;
+    render();
+    if (r.finished) await finish();
+  }
+}
+
+// the segment of `line` that follows `before` (the step just played; the bots may have gone on)
+function segmentAfter(line, before) {
+  return line.split(" | ")[before ? before.split(" | ").length : 0];
+}
+
+// A's or B's part of a setup segment: "pass 7 30" -> 7 or 30, "s1 5/3 8/15" -> 5/3 or 8/15
+function ownPart(segment, seat) {
+  const words = segment.split(" ");
+  return words[seat === "A" ? 1 : 2];
+}
+
+function joined(a, b) {
+  const step = { pass: "pass", s1: "s1", s2: "s2", open: "open" }[g.obj.task];
+  return `${step} ${a} ${b}`;
+}
+
+// the line without its last `n` cards (a trick's segment emptied goes too)
+function dropLast(line, n) {
+  const segs = line.split(" | ").map((s) => s.split(" "));
+  while (n > 0) {
+    const last = segs[segs.length - 1];
+    last.pop();
+    if (!last.length) segs.pop();
+    n--;
+  }
+  return segs.map((s) => s.join(" ")).join(" | ");
+}
+
+// pass and play: the next player's view, kept behind the cover until they press
+async function handOver(seat, line) {
+  const obj = await step(seat, line, null);
+  g.line = line;
+  g.mover = seat;
+  g.obj = obj;
+  cover(seat);
+}
+
+function cover(seat) {
+  g.covered = true;
+  for (const id of ["#opponent", "#lopaka", "#mine", "#trick", "#choice", "#bottle", "#scoreboard"]) $(id).replaceChildren();
+  $("#table").hidden = true;
+  clearHints();
+  $("#cover").hidden = false;
+  $("#cover-text").textContent = `Pass to player ${seat} — press to show your hand.`;
+  $("#show-hand").textContent = `Show ${seat}'s hand (Enter)`;
+  $("#cover").dataset.seat = seat;
+  $("#show-hand").focus();
+  say(`Player ${seat}'s turn.`);
+}
+
+function uncover() {
+  if (!g || !g.covered) return;
+  g.covered = false;
+  $("#cover").hidden = true;
+  render();
+  say(`${g.mover} to choose` + (g.obj.task === "play" ? ": play a card." : "."));
+  if (g.obj.finished) finish();
+}
+
+async function undo() {
+  if (!g || !g.undo.length || busy) return;
+  const s = g.undo.pop();
+  const moverBefore = g.mover;
+  g.line = s.line;
+  g.pending = s.pending;
+  g.history = g.history.slice(0, s.history);
+  g.obj = s.obj;
+  g.mover = s.mover;
+  marks = { devil: null, pass: null };
+  cursor = 0;
+  clearHints();
+  $("#end").hidden = true;
+  document.body.dataset.last = "undo";
+  if (g.people && s.mover !== moverBefore) cover(s.mover);
+  else {
+    render();
+    say("Back to your previous choice.");
+  }
+}
+
+// a click or Enter on an option
+function choose(n) {
+  if (!g || busy || g.covered) return;
+  const task = g.obj.task;
+  if (task === "play") act(String(n));
+  else if (task === "pass") act(`pass ${n}`);
+  else if (task === "s1" || task === "s2") {
+    if (marks.devil === n) marks.devil = null;
+    else if (marks.pass === n) marks.pass = null;
+    else if (marks.devil == null) marks.devil = n;
+    else if (marks.pass == null) marks.pass = n;
+    cursor = Math.max(0, g.options.indexOf(n));
+    render();
+  }
+}
+
+function markAs(what) {
+  const task = g && g.obj && g.obj.task;
+  if (task !== "s1" && task !== "s2") return;
+  const n = g.options[cursor];
+  const other = what === "devil" ? "pass" : "devil";
+  if (marks[other] === n) marks[other] = null;
+  marks[what] = n;
+  render();
+}
+
+function confirmStack() {
+  if (marks.devil == null || marks.pass == null) return;
+  act(`${g.obj.task} ${marks.devil}/${marks.pass}`);
+}
+
+// ------------------------------------------------------------------ hints
+function clearHints() {
+  $("#hints").hidden = true;
+  $("#hint-box").replaceChildren();
+  $("#why-box").replaceChildren();
+}
+
+// the real-table hint (/api/imp/hint, table=true): the figures as `imp hint --table` names them
+async function hint() {
+  if (!g || !g.obj || g.obj.task !== "play" || !g.obj.to_move || g.covered) return;
+  await guarded("hint", async () => {
+    say("Thinking as a player at a real table (at most 2 s)…");
+    const h = await api("/api/imp/hint", { ...dealParams(), moves: g.line, table: true, seat: g.mover, time: 2 });
+    const who = h.seat;
+    const aim = who === "A" ? "aims for the highest margin" : "aims for the lowest margin";
+    const worlds = h.worlds_total === 1 ? "world" : "worlds";
+    const box = $("#hint-box");
+    box.replaceChildren();
+    const head = document.createElement("h3");
+    head.textContent = "Real-table hint";
+    const p = document.createElement("p");
+    p.className = "note";
+    p.textContent = `${who} to play (${aim}). Over the ${h.worlds_total} ${worlds} ${who} cannot rule out (the deals ` +
+      `of the unseen cards), margin A ${MINUS} B:`;
+    box.append(head, p);
+    if (!h.actions.length) {
+      const none = document.createElement("p");
+      none.textContent = `no world solved within ${h.time} s: --time 0 solves them all`;
+      box.appendChild(none);
+    } else {
+      const table = document.createElement("table");
+      table.id = "hint-table";
+      table.innerHTML = "<tr><th>card</th><th>mean</th><th>best in</th><th>range</th><th></th><th></th></tr>";
+      for (const a of h.actions) {
+        const tr = document.createElement("tr");
+        tr.dataset.card = String(a.card);
+        if (a.card === h.recommended) tr.className = "best";
+        const share = `${percent(a.best_share)} (${Math.round(a.best_share.float * h.worlds_solved)}/${h.worlds_solved})`;
+        for (const text of [String(a.card), meanText(a.mean), share, `${signed(a.low)}..${signed(a.high)}`,
+          a.card === h.recommended ? "recommended" : ""]) {
+          const td = document.createElement("td");
+          td.textContent = text;
+          tr.appendChild(td);
+        }
+        const td = document.createElement("td");
+        const why = document.createElement("button");
+        why.type = "button";
+        why.className = "why";
+        why.textContent = a.card === h.recommended ? "why?" : "why not?";
+        why.addEventListener("click", () => explain(a.card));
+        const go = document.createElement("button");
+        go.type = "button";
+        go.className = "play";
+        go.textContent = "play";
+        go.addEventListener("click", () => act(String(a.card)));
+        td.append(why, go);
+        tr.appendChild(td);
+        table.appendChild(tr);
+      }
+      const wrap = document.createElement("div");
+      wrap.className = "scroll";
+      wrap.appendChild(table);
+      box.appendChild(wrap);
+    }
+    const named = document.createElement("p");
+    named.className = "note caveat";
+    named.textContent = h.named[0].toUpperCase() + h.named.slice(1) + ".";
+    const done = document.createElement("p");
+    done.className = "note";
+    done.textContent = h.complete ? `All ${h.worlds_total} ${worlds} solved (${h.seconds.toFixed(2)} s).`
+      : `${h.worlds_solved} of ${h.worlds_total} worlds solved within ${h.time} s (a fixed shuffled sample of them; ` +
+        "the figures are over these): --time 0 solves them all.";
+    box.append(named, done);
+    box.dataset.recommended = String(h.recommended);
+    $("#hints").hidden = false;
+    say(`Recommended: ${h.recommended}.`);
+  });
+}
+
+// "why not this card?" (/api/imp/explain, table=true): the card beside the recommended one, world by world
+async function explain(card) {
+  if (!g || !g.obj || g.obj.task !== "play" || !g.obj.to_move || g.covered || card == null) return;
+  await guarded("explain", async () => {
+    say(`Why (not) ${card}? Thinking (at most 2 s)…`);
+    const r = await api("/api/imp/explain", { ...dealParams(), moves: g.line, table: true, seat: g.mover, card: String(card), time: 2 });
+    const e = r.explain;
+    const lines = [];
+    if (e.card === e.recommended) {
+      lines.push(`Explain ${e.card}: it is the recommended card (the best mean over the worlds solved).`);
+    } else {
+      lines.push(`Explain ${e.card} beside the recommended ${e.recommended}, world by world (${e.worlds} worlds solved; ` +
+        "double-dummy margins):");
+      lines.push(`as good in ${e.same}, worse in ${e.worse}, better in ${e.better}; on average ${e.card} ` +
+        `${e.mean_cost.float >= 0 ? "costs" : "gains"} ${r.seat} ${exactFixed(e.mean_cost, 2)} coins of margin.`);
+      for (const [what, w] of [["costs the most", e.costliest], ["gains the most", e.best_for_card]]) {
+        if (w) lines.push(`${e.card} ${what} (${Math.abs(w.cost)}) where the unseen hand is ${cardList(w.opponent_hand)} ` +
+          `and the devil's trick ${cardList(w.devil)}.`);
+      }
+    }
+    lines.push(r.named[0].toUpperCase() + r.named.slice(1) + ".");
+    const box = $("#why-box");
+    box.replaceChildren();
+    const h = document.createElement("h3");
+    h.textContent = `Why ${e.card === e.recommended ? "" : "not "}${e.card}?`;
+    box.appendChild(h);
+    for (const t of lines) {
+      const p = document.createElement("p");
+      p.textContent = t;
+      box.appendChild(p);
+    }
+    box.dataset.card = String(e.card);
+    box.dataset.worse = String(e.worse);
+    $("#hints").hidden = false;
+    say("");
+  });
+}
+
+// ------------------------------------------------------------------ the end: the deal laid open, the review
+async function finish() {
+  const o = g.obj;
+  $("#end").hidden = false;
+  const me = viewerSeat();
+  const m = o.value;
+  const scores = o.scores;
+  let verdict;
+  if (g.people) verdict = m === 0 ? "A draw." : `${m > 0 ? "A" : "B"} wins by ${Math.abs(m)}.`;
+  else {
+    const mine = me === "A" ? m : -m;
+    verdict = mine === 0 ? "A draw." : mine > 0 ? `You won by ${mine}.` : `You lost by ${-mine}.`;
+  }
+  $("#verdict").textContent = verdict;
+  const pos = o.position;
+  const parts = seatsOfGame().map((s) => `${seatName(s)} ${signed(scores[s])}`);
+  $("#final").innerHTML = "";
+  const p = document.createElement("span");
+  p.id = "scores";
+  p.dataset.a = String(scores.A);
+  p.dataset.b = String(scores.B);
+  p.dataset.margin = String(m);
+  p.textContent = `Scores: ${parts.join(", ")}; margin A ${MINUS} B ${signed(m)}. ${seatName(pos.holder)} holds the bottle ` +
+    `(price ${pos.price}) and pays the devil's trick: ${pos.devil.join(" ")} (${coinsOf(pos.devil)} coins).`;
+  $("#final").appendChild(p);
+  await review();
+}
+
+async function review() {
+  const box = $("#review");
+  box.replaceChildren();
+  const line = g.line;
+  // the whole deal, as dealt
+  try {
+    const d = await api("/api/imp/deal", dealParams());
+    const deal = document.createElement("div");
+    deal.id = "deal-open";
+    const h = document.createElement("h3");
+    h.textContent = "The whole deal, as dealt";
+    deal.appendChild(h);
+    const names = g.choice.variant === "lopaka"
+      ? { A: "A's hand", L: "Lopaka's hand", B: "B's hand", devil: "the devil's trick" }
+      : { A1: "A's stack 1", A2: "A's stack 2", B1: "B's stack 1", B2: "B's stack 2" };
+    for (const [k, label] of Object.entries(names)) {
+      deal.appendChild(row(label, d.deal[k].slice().sort((a, b) => a - b), { name: "dealt-" + k, cls: "small" }));
+    }
+    const setup = line.split(" | ").filter((s) => /^(pass|s1|s2|open)/.test(s));
+    const p = document.createElement("p");
+    p.className = "note";
+    p.textContent = "The setup as played: " + setup.join(" | ") + ". The line: " + line;
+    deal.appendChild(p);
+    box.appendChild(deal);
+  } catch (e) {
+    box.appendChild(textP(`The deal could not be had: ${e.message}`));
+  }
+  const status = document.createElement("p");
+  status.id = "review-status";
+  status.textContent = "The double-dummy review: asking…";
+  box.appendChild(status);
+  let r;
+  try {
+    r = await api("/api/imp/review", { ...dealParams(), line });
+  } catch (e) {
+    status.textContent = e.status === 404 ? "Review unavailable: this server has no double-dummy review (/api/imp/review)."
+      : `Review unavailable: ${e.message}`;
+    status.dataset.state = "unavailable";
+    return;
+  }
+  if (g.line !== line) return;     // undone meanwhile
+  status.dataset.state = "done";
+  status.textContent = `The double-dummy review (every card known, both players perfect from each point${r.exact ? "" : "; NOT every value exact"}): ` +
+    `where the coins were lost.`;
+  box.appendChild(reviewEl(r));
+}
+
+function textP(t, cls) {
+  const p = document.createElement("p");
+  if (cls) p.className = cls;
+  p.textContent = t;
+  return p;
+}
+
+// a part of the review whose figures are given as an object (the exchange, the open stacks):
+// each figure by its name
+function figuresEl(titleText, obj, id) {
+  const box = document.createElement("div");
+  box.id = id;
+  box.appendChild(Object.assign(document.createElement("h4"), { textContent: titleText }));
+  const dl = document.createElement("dl");
+  for (const [k, v] of Object.entries(obj)) {
+    const dt = document.createElement("dt");
+    dt.textContent = k.replace(/_/g, " ");
+    const dd = document.createElement("dd");
+    dd.dataset.key = k;
+    dd.textContent = figureText(v, k);
+    dl.append(dt, dd);
+  }
+  box.appendChild(dl);
+  return box;
+}
+
+// a figure of the review: values (value, loss, margin, score) signed, cards and counts as they are
+function figureText(v, key = "") {
+  if (v == null) return "—";
+  if (Array.isArray(v)) return v.map((x) => figureText(x, key)).join(" ");
+  if (typeof v === "object") {
+    if ("fraction" in v) return valueText(v);
+    return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${figureText(x, /^[AB]$/.test(k) ? key : k)}`).join(", ");
+  }
+  if (typeof v === "number") return /value|loss|margin|score|lower|upper/.test(key) ? valueText(v) : String(v);
+  return String(v);
+}
+
+function reviewEl(r) {
+  const box = document.createElement("div");
+  box.id = "review-body";
+  const me = viewerSeat();
+  const lost = r.total_loss || {};
+  box.appendChild(textP(`Coins of margin lost against double-dummy play: A ${lost.A}, B ${lost.B}` +
+    (g.people ? "." : ` (you are ${me}).`), "total-loss"));
+  if (r.exchange) box.appendChild(figuresEl("The exchange (double dummy: each pass against the other's)", r.exchange, "review-exchange"));
+  if (r.open_stacks) box.appendChild(figuresEl("The open stacks (double dummy)", r.open_stacks, "review-open"));
+  const table = document.createElement("table");
+  table.id = "review-tricks";
+  table.innerHTML = `<tr><th>trick</th><th>each card: margin A ${MINUS} B before → after it</th></tr>`;
+  for (const t of r.tricks) {
+    const tr = document.createElement("tr");
+    tr.dataset.number = String(t.number);
+    const n = document.createElement("td");
+    n.innerHTML = `${t.number}<div class="won-by">won by ${seatName(t.winner)}</div>`;
+    const cards = document.createElement("td");
+    cards.className = "review-cards";
+    for (const c of t.cards) {
+      const el = document.createElement("div");
+      el.className = "review-card" + (c.loss > 0 ? " lost" : "");
+      Object.assign(el.dataset, { seat: c.seat, card: String(c.card), before: String(c.before), after: String(c.after),
+        loss: String(c.loss) });
+      el.appendChild(cardEl(c.card, { small: true }));
+      const t1 = document.createElement("div");
+      t1.className = "fig";
+      t1.innerHTML = `<span class="seat">${seatName(c.seat)}</span> <span>${valueText(c.before)} → ${valueText(c.after)}</span>`;
+      el.appendChild(t1);
+      if (c.loss > 0) {
+        el.appendChild(textP(`lost ${c.loss}; best ${cardList(c.best)}`, "loss"));
+      } else if (c.forced) {
+        el.appendChild(textP("forced", "forced"));
+      }
+      cards.appendChild(el);
+    }
+    tr.append(n, cards);
+    table.appendChild(tr);
+  }
+  const wrap = document.createElement("div");
+  wrap.className = "scroll";
+  wrap.appendChild(table);
+  box.appendChild(wrap);
+  const worst = r.tricks.flatMap((t) => t.cards.map((c) => ({ ...c, number: t.number })))
+    .filter((c) => c.loss > 0 && (g.people || c.seat === me)).sort((a, b) => b.loss - a.loss).slice(0, 3);
+  box.appendChild(textP(worst.length
+    ? "Where " + (g.people ? "the coins were" : "you") + " lost most: " +
+      worst.map((c) => `${c.card} in trick ${c.number} (${c.loss}; best ${cardList(c.best)})`).join("; ") + "."
+    : "No card lost a coin of margin in the play.", "where"));
+  return box;
+}
+
+// ------------------------------------------------------------------ the choice of game, in the address
+function readChoice() {
+  const q = new URLSearchParams(location.search);
+  const choice = {
+    variant: q.get("variant") || "lopaka",
+    cards: q.get("cards") || "classic",
+    seat: q.get("seat") ? q.get("seat").toUpperCase() : (q.get("daily") ? null : "A"),
+    bot: q.get("bot") || "table",
+    pause: DEFAULT_PAUSE,
+  };
+  const pause = q.get("pause");
+  if (pause != null && /^\d{1,4}$/.test(pause)) choice.pause = Math.min(3000, Number(pause));
+  if (q.get("daily")) choice.date = q.get("daily") === "today" ? today() : q.get("daily");
+  else choice.seed = q.get("seed") || String(Math.floor(Math.random() * 100000));
+  return choice;
+}
+
+function today() {
+  return new Date().toISOString().slice(0, 10);
+}
+
+function setAddress() {
+  const c = g.choice;
+  const q = new URLSearchParams();
+  q.set("variant", c.variant);
+  if (c.cards !== "classic") q.set("cards", c.cards);
+  if (c.date) q.set("daily", c.date);
+  else q.set("seed", String(g.seed));
+  if (!g.people) q.set("seat", g.mover);
+  q.set("bot", c.bot);
+  if (c.pause !== DEFAULT_PAUSE) q.set("pause", String(c.pause));
+  history.replaceState(null, "", "?" + q.toString());
+  showChoice(c);
+}
+
+function showChoice(c) {
+  for (const k of ["variant", "cards", "bot"]) {
+    const el = $("#" + k);
+    if ([...el.options].some((o) => o.value === c[k])) el.value = c[k];
+  }
+  if (c.seat === "A" || c.seat === "B") $("#seat").value = c.seat;
+  if (!c.date) $("#seed").value = String(g ? g.seed : c.seed);
+  $("#seat").disabled = c.bot === "people";
+}
+
+function formChoice(daily) {
+  const c = { variant: $("#variant").value, cards: $("#cards").value, seat: $("#seat").value, bot: $("#bot").value,
+    pause: g ? g.choice.pause : DEFAULT_PAUSE };
+  if (daily) c.date = today();
+  else c.seed = $("#seed").value.trim() || "0";
+  return c;
+}
+
+function newGame(choice) {
+  guarded("new", () => start(choice));
+}
+
+// ------------------------------------------------------------------ mouse and keyboard
+$("#setup").addEventListener("submit", (e) => {
+  e.preventDefault();
+  newGame(formChoice(false));
+});
+$("#daily").addEventListener("click", () => newGame(formChoice(true)));
+$("#hint").addEventListener("click", hint);
+$("#why").addEventListener("click", () => g && explain(g.options[cursor]));
+$("#undo").addEventListener("click", undo);
+$("#show-hand").addEventListener("click", uncover);
+$("#cover-undo").addEventListener("click", undo);
+$("#bot").addEventListener("change", () => { $("#seat").disabled = $("#bot").value === "people"; });
+
+// a button pressed keeps no focus, so that Enter afterwards plays the marked card (not the button again)
+document.addEventListener("click", (e) => {
+  const b = e.target.closest("#setup button, #controls button, #hints button, #choice button");
+  if (b) b.blur();
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!g || !g.obj) return;
+  const k = e.key;
+  if (g.covered) {
+    if (k === "Enter" || k === " ") uncover();
+    else if (k === "u") undo();
+    else return;
+    e.preventDefault();
+    return;
+  }
+  const n = g.options.length;
+  const task = g.obj.task;
+  if (k === "ArrowRight" || k === "ArrowLeft") {
+    if (!n || busy) return;
+    cursor = (cursor + (k === "ArrowRight" ? 1 : n - 1)) % n;
+    render();
+  } else if (/^[0-9]$/.test(k) && n && !busy) {
+    const i = k === "0" ? 9 : Number(k) - 1;
+    if (i >= n) return;
+    cursor = i;
+    render();
+  } else if (k === "Enter" || k === " ") {
+    if (e.target.closest("button")) return;      // a focused button presses itself
+    if (!n || busy) return;
+    if (task === "open") act(`open ${g.options[cursor]}`);
+    else if (task === "s1" || task === "s2") {
+      if (marks.devil != null && marks.pass != null) confirmStack();
+      else choose(g.options[cursor]);
+    } else choose(g.options[cursor]);
+  } else if (k === "d") markAs("devil");
+  else if (k === "p") markAs("pass");
+  else if (k === "Escape") {
+    marks = { devil: null, pass: null };
+    render();
+  } else if (k === "h") hint();
+  else if (k === "w") explain(g.options[cursor]);
+  else if (k === "u") undo();
+  else if (k === "n") $("#setup").requestSubmit();
+  else return;
+  e.preventDefault();
+});
+
+// The page opens on a game: the one in the address (?variant=lopaka&seed=42&seat=A&bot=table,
+// or daily=2026-12-05 for that day's puzzle), else a random numbered Lopaka deal.
+(() => {
+  const choice = readChoice();
+  showChoice(choice);
+  newGame(choice);
+})();
