@@ -859,14 +859,18 @@ async function hint() {
     } else {
       const table = document.createElement("table");
       table.id = "hint-table";
-      table.innerHTML = "<tr><th>card</th><th>mean</th><th>best in</th><th>range</th><th></th><th></th></tr>";
+      // late in a round the hint also gives each card's floor by what the player knows (h.guarantee)
+      const g = h.guarantee;
+      table.innerHTML = `<tr><th>card</th><th>mean</th>${g ? "<th>floor</th>" : ""}<th>best in</th><th>range</th>` +
+        "<th></th><th></th></tr>";
       for (const a of h.actions) {
         const tr = document.createElement("tr");
         tr.dataset.card = String(a.card);
         if (a.card === h.recommended) tr.className = "best";
         const share = `${percent(a.best_share)} (${Math.round(a.best_share.float * h.worlds_solved)}/${h.worlds_solved})`;
-        for (const text of [String(a.card), meanText(a.mean), share, `${signed(a.low)}..${signed(a.high)}`,
-          a.card === h.recommended ? "recommended" : ""]) {
+        const marks = [a.card === h.recommended ? "recommended" : "", g && a.card === g.best ? "best floor" : ""];
+        for (const text of [String(a.card), meanText(a.mean), ...(g ? [meanText(a.floor)] : []), share,
+          `${signed(a.low)}..${signed(a.high)}`, marks.filter(Boolean).join(" ")]) {
           const td = document.createElement("td");
           td.textContent = text;
           tr.appendChild(td);
@@ -899,7 +903,16 @@ async function hint() {
     done.textContent = h.complete ? `All ${h.worlds_total} ${worlds} solved (${h.seconds.toFixed(2)} s).`
       : `${h.worlds_solved} of ${h.worlds_total} worlds solved within ${h.time} s (a fixed shuffled sample of them; ` +
         "the figures are over these): --time 0 solves them all.";
-    box.append(named, done);
+    box.append(named);
+    if (h.guarantee) {
+      const floor = document.createElement("p");
+      floor.className = "note floor";
+      floor.textContent = "Floor: you play each later card from what you see, the opponent sees every card and " +
+        "answers each world at its best; the mean over the worlds of what that reaches (at least this against any " +
+        `opponent; ${h.guarantee.nodes.toLocaleString("en")} positions searched).`;
+      box.append(floor);
+    }
+    box.append(done);
     box.dataset.recommended = String(h.recommended);
     $("#hints").hidden = false;
     say(`Recommended: ${h.recommended}.`);
