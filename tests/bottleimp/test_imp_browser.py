@@ -320,8 +320,17 @@ def check_review(driver, server, variant: str, seed, line: str):
         assert status.text.startswith("Review unavailable")
         return
     assert status.get_attribute("data-state") == "done", status.text
-    if variant == "lopaka":
-        assert driver.find_elements(By.CSS_SELECTOR, "#review-exchange dd")          # the exchange's figures
+    # the setup's matrix game: the pair played is framed and worth what imp solve says of the play after it
+    setup = [s for s in line.split(" | ") if s.split()[0] in ("pass", "open")][0]
+    game = driver.find_element(By.ID, "review-exchange" if variant == "lopaka" else "review-open")
+    size = 11 if variant == "lopaka" else 2
+    assert len(game.find_elements(By.CSS_SELECTOR, ".matrix tr")) == size + 1
+    assert len(game.find_elements(By.CSS_SELECTOR, ".matrix td")) == size * size
+    start_of_play = solve_answer(deal(int(seed), Rules(variant)).start(), prefix(line, 1, 0), timeout=60)
+    played = game.find_element(By.CSS_SELECTOR, ".matrix td.played").text.replace("\u2212", "-")
+    assert int(played) == start_of_play["value"]
+    for p in game.find_elements(By.CSS_SELECTOR, ".setup-loss"):
+        assert f"chose {setup.split()[1 if p.get_attribute('data-seat') == 'A' else 2]}:" in p.text
     rows = driver.find_elements(By.CSS_SELECTOR, "#review-tricks tr[data-number]")
     total = len(rows)
     start = deal(int(seed), Rules(variant)).start()

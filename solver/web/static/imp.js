@@ -1039,35 +1039,74 @@ function textP(t, cls) {
   return p;
 }
 
-// a part of the review whose figures are given as an object (the exchange, the open stacks):
-// each figure by its name
-function figuresEl(titleText, obj, id) {
-  const box = document.createElement("div");
-  box.id = id;
-  box.appendChild(Object.assign(document.createElement("h4"), { textContent: titleText }));
-  const dl = document.createElement("dl");
-  for (const [k, v] of Object.entries(obj)) {
-    const dt = document.createElement("dt");
-    dt.textContent = k.replace(/_/g, " ");
-    const dd = document.createElement("dd");
-    dd.dataset.key = k;
-    dd.textContent = figureText(v, k);
-    dl.append(dt, dd);
-  }
-  box.appendChild(dl);
-  return box;
+// a figure that may be a bound (the review gives null and KEY_lower/KEY_upper where a search stopped)
+function boundText(obj, key) {
+  if (obj[key] != null) return valueText(obj[key]);
+  const lo = obj[key + "_lower"], hi = obj[key + "_upper"];
+  return lo != null || hi != null ? `between ${valueText(lo)} and ${valueText(hi)}` : "?";
 }
 
-// a figure of the review: values (value, loss, margin, score) signed, cards and counts as they are
-function figureText(v, key = "") {
-  if (v == null) return "—";
-  if (Array.isArray(v)) return v.map((x) => figureText(x, key)).join(" ");
-  if (typeof v === "object") {
-    if ("fraction" in v) return valueText(v);
-    return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${figureText(x, /^[AB]$/.test(k) ? key : k)}`).join(", ");
+// the exchange (Lopaka) or the choice of open stacks (Glitzerhaus) in the review: the matrix game
+// of double-dummy values, the pair played and what each player's choice lost against the other's
+function setupGameEl(titleText, s, id) {
+  const box = document.createElement("div");
+  box.id = id;
+  box.className = "review-setup";
+  box.appendChild(Object.assign(document.createElement("h4"), { textContent: titleText }));
+  const what = s.kind === "exchange" ? "passes" : "opens stack";
+  box.appendChild(textP(`Played: A ${what} ${s.played.A}, B ${what} ${s.played.B}; the play after it is worth ` +
+    `${boundText(s, "played_value")} (margin A ${MINUS} B, double dummy).`, "played"));
+  for (const seat of ["A", "B"]) {
+    const c = s[seat];
+    const other = seat === "A" ? "B" : "A";
+    const lossText = c.loss == null ? "its loss is not proven" : c.loss > 0 ? `lost ${c.loss} there` : "lost nothing there";
+    const p = textP(`${seatName(seat)} chose ${c.choice}: against ${seatName(other)}'s actual ${s.played[other]} the ` +
+      `best was ${c.best.join(" or ")} (${boundText(c, "best_value")}); ${lossText}.`, "setup-loss" + (c.loss > 0 ? " lost" : ""));
+    p.dataset.seat = seat;
+    p.dataset.loss = String(c.loss);
+    box.appendChild(p);
   }
-  if (typeof v === "number") return /value|loss|margin|score|lower|upper/.test(key) ? valueText(v) : String(v);
-  return String(v);
+  const game = s.game;
+  if (game) {
+    const eq = (side) => (game.equilibrium && game.equilibrium[side] || [])
+      .map((o) => `${o.option}${o.probability.fraction === "1" ? "" : ` (${o.probability.fraction})`}`).join(", ");
+    box.appendChild(textP(`Played well by both (the mixed equilibrium of this game): ${boundText(s, "value")}; ` +
+      `A ${what} ${eq("A")}; B ${what} ${eq("B")}.`, "equilibrium"));
+    const support = { A: new Set((game.equilibrium.A || []).map((o) => o.option)),
+      B: new Set((game.equilibrium.B || []).map((o) => o.option)) };
+    const table = document.createElement("table");
+    table.className = "matrix";
+    const head = document.createElement("tr");
+    head.appendChild(Object.assign(document.createElement("th"), { textContent: "A \\ B" }));
+    for (const col of game.columns) {
+      head.appendChild(Object.assign(document.createElement("th"), { textContent: String(col),
+        className: support.B.has(col) ? "eq" : "" }));
+    }
+    table.appendChild(head);
+    game.matrix.forEach((cells, i) => {
+      const tr = document.createElement("tr");
+      const row = game.rows[i];
+      tr.appendChild(Object.assign(document.createElement("th"), { textContent: String(row),
+        className: support.A.has(row) ? "eq" : "" }));
+      cells.forEach((v, j) => {
+        const td = document.createElement("td");
+        td.textContent = v == null ? "?" : signed(v);
+        if (row === s.played.A && game.columns[j] === s.played.B) {
+          td.className = "played";
+          td.title = "the pair played";
+        }
+        tr.appendChild(td);
+      });
+      table.appendChild(tr);
+    });
+    const wrap = document.createElement("div");
+    wrap.className = "scroll";
+    wrap.appendChild(table);
+    box.appendChild(wrap);
+    box.appendChild(textP(`Rows: A's choices; columns: B's; each cell the double-dummy value of the play after that ` +
+      `pair; the pair played framed, the equilibrium's choices underlined.`, "note"));
+  }
+  return box;
 }
 
 function reviewEl(r) {
@@ -1077,8 +1116,8 @@ function reviewEl(r) {
   const lost = r.total_loss || {};
   box.appendChild(textP(`Coins of margin lost against double-dummy play: A ${lost.A}, B ${lost.B}` +
     (g.people ? "." : ` (you are ${me}).`), "total-loss"));
-  if (r.exchange) box.appendChild(figuresEl("The exchange (double dummy: each pass against the other's)", r.exchange, "review-exchange"));
-  if (r.open_stacks) box.appendChild(figuresEl("The open stacks (double dummy)", r.open_stacks, "review-open"));
+  if (r.exchange) box.appendChild(setupGameEl("The exchange (double dummy: each pass against the other's)", r.exchange, "review-exchange"));
+  if (r.open_stacks) box.appendChild(setupGameEl("The open stacks (double dummy: each choice against the other's)", r.open_stacks, "review-open"));
   const table = document.createElement("table");
   table.id = "review-tricks";
   table.innerHTML = `<tr><th>trick</th><th>each card: margin A ${MINUS} B before → after it</th></tr>`;
