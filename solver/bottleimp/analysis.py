@@ -47,7 +47,7 @@ from typing import Callable, Optional
 from ..errors import InputError
 from ..pools import Inline, drop_pool, pool, workers_default
 from .policy import low_cards_setup
-from .engine import Budget, Engine
+from .engine import Budget, Engine, Margin
 from .exchange import solve_zero_sum
 from .notation import format_line, line_of
 from .state import Pass, Play, Reveal, State
@@ -491,20 +491,10 @@ def solve(state: State, budget: Budget = None, progress: ProgressFn = None, work
 
 # ----------------------------------------------------------------- hints
 @dataclass(frozen=True)
-class CardFigure:
+class CardFigure(Margin):
     """A legal card and the proven bounds of the value after it."""
 
     card: int
-    lower: int
-    upper: int
-
-    @property
-    def exact(self) -> bool:
-        return self.lower == self.upper
-
-    @property
-    def value(self) -> Optional[int]:
-        return self.lower if self.exact else None
 
 
 @dataclass(frozen=True)
@@ -588,7 +578,7 @@ def hint_cards(state: State, seconds: float = DEFAULT_HINT_TIME, max_nodes: int 
                 progress(Progress("hint", None, None, used(), sum(f[0] == f[1] for f in figures.values()),
                                   len(figures)))
         limit *= 4
-    cards = _rank(state, [CardFigure(c, lo, hi) for c, (lo, hi) in figures.items()])
+    cards = _rank(state, [CardFigure(lo, hi, c) for c, (lo, hi) in figures.items()])
     return CardHint(state, cards, used(), time.perf_counter() - t0, seconds)
 
 

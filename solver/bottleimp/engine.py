@@ -43,13 +43,11 @@ class NotPlayPhase(InputError):
 
 
 @dataclass(frozen=True)
-class Bounds:
-    """What a search proved: ``lower <= value <= upper``; exact when they meet."""
+class Margin:
+    """A margin A - B, or the bounds proven on it: ``lower <= value <= upper``; exact when they meet."""
 
     lower: int
     upper: int
-    nodes: int
-    seconds: float
 
     @property
     def exact(self) -> bool:
@@ -58,6 +56,19 @@ class Bounds:
     @property
     def value(self) -> Optional[int]:
         return self.lower if self.exact else None
+
+    @classmethod
+    def of(cls, bounds: "Margin") -> "Margin":
+        """The bounds of ``bounds`` alone (a :class:`Bounds` without its cost)."""
+        return Margin(bounds.lower, bounds.upper)
+
+
+@dataclass(frozen=True)
+class Bounds(Margin):
+    """What a search proved (a :class:`Margin`) and what it cost."""
+
+    nodes: int
+    seconds: float
 
 
 class Budget:

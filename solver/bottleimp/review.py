@@ -40,7 +40,7 @@ from typing import Callable, Optional
 
 from .analysis import (EXCHANGE_METHOD, OPEN_METHOD, MatrixGame, NoAnalysis, Progress, exchange_game,
                        open_stack_game, shared_engine)
-from .engine import Budget, Engine
+from .engine import Budget, Engine, Margin
 from .notation import parse_line, replay
 from .state import Discard, Pass, Play, Reveal, State
 
@@ -53,26 +53,6 @@ NOT_ANALYSED = ("not analysed: each player chooses one of 9 x 8 (discard, pass) 
 
 class ReviewError(NoAnalysis):
     """A line the review cannot take (the base game)."""
-
-
-@dataclass(frozen=True)
-class Margin:
-    """A margin A − B, or the bounds proven on it: ``lower <= value <= upper``."""
-
-    lower: int
-    upper: int
-
-    @property
-    def exact(self) -> bool:
-        return self.lower == self.upper
-
-    @property
-    def value(self) -> Optional[int]:
-        return self.lower if self.exact else None
-
-    @classmethod
-    def of(cls, bounds) -> "Margin":
-        return cls(bounds.lower, bounds.upper)
 
 
 def _loss(seat: str, before: Margin, after: Margin) -> Margin:
@@ -397,5 +377,5 @@ def _check_chain(cards, play_value, end_value) -> None:
             raise AssertionError(f"the review's values do not chain: {x.value} then {y.value}")
 
 
-__all__ = ["CardReview", "ChoiceReview", "GameReview", "Margin", "NAMED", "NOT_ANALYSED", "Review", "ReviewError",
+__all__ = ["CardReview", "ChoiceReview", "GameReview", "NAMED", "NOT_ANALYSED", "Review", "ReviewError",
            "SetupReview", "game_review", "review"]
