@@ -23,63 +23,18 @@ browser is a failure, never a silent skip: .ci/run installs it.
 """
 import json
 import os
-import shutil
 import urllib.request
 
 import pytest
 
 from click.testing import CliRunner
 
+from browser import By, Keys, WebDriverWait
 from scoundrel_solver.bottleimp import TABLES, Rules, deal
 from scoundrel_solver.bottleimp.answers import replay_answer, solve_answer
 from scoundrel_solver.bottleimp.tablehint import NAMED
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 SETUP = ("pass", "s1", "s2", "open")
-
-
-def _need(what: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} (CI must run the browser test: .ci/run installs chromium and chromium-driver)")
-    pytest.skip(what)
-
-
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
-except ImportError:  # pragma: no cover - the test extra installs selenium
-    webdriver = None
-
-from scoundrel_solver.web.local import LocalServer  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def server():
-    if webdriver is None:
-        _need("selenium is not installed (pip install -e '.[test]')")
-    if not (CHROMIUM and DRIVER):
-        _need("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
-    with LocalServer(["--workers", "1"]) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,1000"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 # ------------------------------------------------------------------ reading and driving the page
