@@ -173,7 +173,7 @@ def _room_to(state: State, target: State) -> list:
 
 
 def fewest_rooms_line(start: State, score: int, *, engine: Optional[str] = None, tt_mb: int = CHECK_TT_MB,
-                      progress=None) -> list:
+                      threads: int = 1, progress=None) -> list:
     """The optimal line of fewest rooms that comes first in the order of the legal actions.
 
     The rule: among the lines from ``start`` that reach ``score`` (the proven optimum),
@@ -188,12 +188,14 @@ def fewest_rooms_line(start: State, score: int, *, engine: Optional[str] = None,
     test of the rooms search (``rooms_within``) on the same table, whose answer does not
     depend on what the table holds; with ``"reference"`` each test is
     :func:`fewest_rooms_reference` (small dungeons only).  So the line is a function of the
-    position and the rules alone.  ``progress(moves)``, if given, is told the moves walked.
+    position and the rules alone.  ``threads``: the proof of the start's score runs on
+    that many (the rooms search and the tests on one; the line is the same).
+    ``progress(moves)``, if given, is told the moves walked.
     Raises ValueError if no line reaches ``score``.
     """
     from .engine import default_engine
     if (engine or default_engine()) == "core":
-        fewest, within = _core_rooms(start, score, tt_mb)
+        fewest, within = _core_rooms(start, score, tt_mb, threads)
     else:
         fewest, within = _reference_rooms(start, score)
     need, state, actions = fewest, start, []
@@ -219,11 +221,11 @@ def fewest_rooms_line(start: State, score: int, *, engine: Optional[str] = None,
     return rooms_of(start, actions)
 
 
-def _core_rooms(start: State, score: int, tt_mb: int) -> tuple:
+def _core_rooms(start: State, score: int, tt_mb: int, threads: int = 1) -> tuple:
     """(fewest rooms from ``start``, ``within(state, rooms)``) by the core, on one table."""
     from .engine import load_core
     core = load_core()
-    searcher = core.new_searcher(start.rules, tt_mb)
+    searcher = core.new_searcher(start.rules, tt_mb, threads=threads)
     if start.finished:
         fewest = 0
     else:
