@@ -121,6 +121,28 @@ def test_daily_text_and_reveal():
     assert f"WON, score {d['score']}" in shown
 
 
+def test_reveal_shows_the_first_optimal_line_of_fewest_rooms():
+    """--reveal (JSON ``line`` and the text's ``Line:``) shows the line of the fixed rule
+    (docs/daily.md, "The revealed line"): the fewest rooms of the optimal lines, the
+    first of those in the order of the legal actions; with easy flee the rating's
+    canonical line has more rooms (45 against 18 on 2027-02-01)."""
+    from scoundrel_solver import format_line, solve
+    from scoundrel_solver.scoundrel.lines import fewest_rooms_line
+    for args in (("--date", DATE), ("--date", "2027-02-01", "--flee", "easy"), ("--date", "2027-01-01")):
+        d = daily_json(*args, "--reveal")
+        check_deal(d)
+        rules = Rules(**d["rules"])
+        start = State.new(tuple(parse_cards(" ".join(d["deck"]))), rules)
+        shortest = solve(state=start, shortest=True)
+        assert shortest.shortest is True and len(parse_line(d["line"])) == len(shortest.line)
+        assert d["line"] == format_line(fewest_rooms_line(start, d["score"]))
+        shown = run("daily", *args, "--reveal").stdout
+        assert f"Line: {d['line']}\n" in shown
+    easy = daily_challenge("2027-02-01", Rules(flee="easy"))
+    canonical = parse_line(easy.rating.canonical_text())
+    assert (len(canonical), len(easy.line)) == (45, 18)
+
+
 def test_daily_rating_matches_method_calibration():
     d = daily_challenge(DATE, Rules())
     assert d.rating.label == apply_calibration(analyse(d.deck, d.rules, d.seed), calibration_for("v1"),
