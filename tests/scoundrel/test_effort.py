@@ -139,11 +139,17 @@ REVEAL_ASKS_COOP = [("2026-12-01", (("mode", "coop"),), None, "v1"), ("2027-01-0
                     ("2027-02-01", (("mode", "coop"),), None, "v3")]
 
 
+def _revealed(daily: dict) -> tuple:
+    # (a co-op rating of v1 and v2 may move with the search, its checks stopping at a node
+    # limit (docs/daily.md, "The stability promise"); its deal and line may not)
+    return daily["id"], daily["seed"], daily["score"], daily["line"]
+
+
 def _check_reveals(perturbation, asks):
     for day, rules, difficulty, method in asks:
         plain = _daily(day, rules, difficulty, "none", method)
         assert plain["method"] == method and plain["line"]
-        assert _daily(day, rules, difficulty, perturbation, method) == plain, (day, rules, method)
+        assert _revealed(_daily(day, rules, difficulty, perturbation, method)) == _revealed(plain), (day, method)
 
 
 @pytest.mark.parametrize("perturbation", PERTURBATIONS)
