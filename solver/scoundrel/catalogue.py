@@ -78,7 +78,8 @@ def solution(r: Rating) -> list:
     rooms first in the order of the legal actions (as a daily reveals)."""
     from .lines import fewest_rooms_line
     from .state import State
-    return fewest_rooms_line(State.new(tuple(r.deck), r.rules), r.score)
+    # (the core, as the rating's walk: the reference cannot walk a whole deal)
+    return fewest_rooms_line(State.new(tuple(r.deck), r.rules), r.score, engine="core")
 
 
 def entry(r: Rating, line: Optional[list] = None) -> dict:

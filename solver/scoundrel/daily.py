@@ -153,7 +153,9 @@ class Daily:
         if self._line is None:
             from .lines import fewest_rooms_line
             from .state import State
-            self._line = fewest_rooms_line(State.new(self.deck, self.rules), self.score, progress=progress)
+            # (the core, as the rating's walk: the reference cannot walk a whole deal)
+            self._line = fewest_rooms_line(State.new(self.deck, self.rules), self.score, engine="core",
+                                           progress=progress)
         return self._line
 
     def as_dict(self, reveal: bool = False) -> dict:
