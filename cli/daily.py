@@ -107,7 +107,7 @@ def daily_command(when, difficulty, reveal, jobs, method, as_json, pretty, progr
         if reveal:
             # the line of fewest rooms (co-op: seconds): found here, with the progress line
             challenge.solution(progress=lambda moves: line.show(
-                f"daily: the solution of fewest rooms, move {moves} ..."))
+                f"daily: the solution of fewest rooms, {moves} moves walked ..."))
     if as_json:
         click.echo(render.json_text(answers.daily_json(challenge, reveal)))
         return

@@ -190,10 +190,12 @@ def fewest_rooms_line(start: State, score: int, *, engine: Optional[str] = None,
     :func:`fewest_rooms_reference` (small dungeons only).  So the line is a function of the
     position and the rules alone.  ``threads``: the proof of the start's score runs on
     that many (the rooms search and the tests on one; the line is the same).
-    ``progress(moves)``, if given, is told the moves walked.
+    ``progress(moves)``, if given, is told the moves walked (0 before the start's search).
     Raises ValueError if no line reaches ``score``.
     """
     from .engine import default_engine
+    if progress is not None:
+        progress(0)
     if (engine or default_engine()) == "core":
         fewest, within = _core_rooms(start, score, tt_mb, threads)
     else:
