@@ -186,14 +186,16 @@ def fewest_rooms_line(start: State, score: int, *, engine: Optional[str] = None,
     Exact, with no limit: with the core (``engine`` ``"core"``, the default) the start is
     solved, its fewest rooms found by one test of the rooms search (``rooms_within``,
     ``_shortest.pyx``) bounded by the proof's line, and each step is one more such test on
-    the same table, whose answer does not depend on what the table holds; with ``"reference"`` each test is
-    :func:`fewest_rooms_reference` (small dungeons only).  So the line is a function of the
+    the same table, whose answer does not depend on what the table holds; with
+    ``"reference"`` each test is :func:`fewest_rooms_reference` (small dungeons only).  So the line is a function of the
     position and the rules alone.  ``threads``: the proof of the start's score runs on
     that many (the rooms search and the tests on one; the line is the same).
     ``progress(moves)``, if given, is told the moves walked (0 before the start's search).
     Raises ValueError if no line reaches ``score``.
     """
     from .engine import default_engine
+    if start.finished and start.score < score:
+        raise ValueError(f"the game is over with {start.score}, not {score}")
     if progress is not None:
         progress(0)
     if (engine or default_engine()) == "core":
