@@ -104,6 +104,10 @@ def daily_command(when, difficulty, reveal, jobs, method, as_json, pretty, progr
         told = _CandidateProgress(line)
         challenge = daily_challenge(date, rules, difficulty, method=method, progress=told.candidate, jobs=jobs,
                                     search_progress=told.search)
+        if reveal:
+            # the line of fewest rooms (co-op: seconds): found here, with the progress line
+            challenge.solution(progress=lambda moves: line.show(
+                f"daily: the solution of fewest rooms, {moves} moves walked ..."))
     if as_json:
         click.echo(render.json_text(answers.daily_json(challenge, reveal)))
         return

@@ -106,7 +106,7 @@ def _fill(handle: AppendFile, rules, difficulty, start, kept, count, jobs, quiet
             for candidate in candidates:
                 tried += 1
                 if candidate.kept:
-                    line = (json.dumps(entry(candidate.rating)) + "\n").encode("utf-8")
+                    line = (json.dumps(entry(candidate.rating, candidate.line)) + "\n").encode("utf-8")
                     with sigint_deferred():  # a line on disk is always counted in `found`
                         handle.write(line)
                         found += 1

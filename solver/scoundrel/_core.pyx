@@ -25,7 +25,7 @@ from ._bounds cimport (bound_at as _bound_at, wear_extra as _wear_extra, lenient
 from ._table cimport BUCKET, LOCKS, Entry, tt_grow, tt_free
 from ._state cimport Search, MAXHELPERS
 from ._search cimport search_init, search_free, run as _run, steps as _steps_of, line_run as _line_run
-from ._shortest cimport shortest_run as _shortest_run
+from ._shortest cimport shortest_run as _shortest_run, rooms_within_run as _rooms_within_run
 
 from ._table import TT_ENTRY_BYTES, TT_BUCKET
 
@@ -493,6 +493,17 @@ cdef class Searcher:
             self._raise_reported()
         return out
 
+    def rooms_within(self, list room, list dungeon, int taken, list heroes, int leader, int potion_mask,
+                     int help_used, int avoid_ok, int target, int rooms, long long max_nodes,
+                     double timeout):
+        """Is there a line from the position scoring ``target`` in at most ``rooms`` rooms?
+        One exact test of the rooms search; see ``_shortest.rooms_within_run``."""
+        out = _rooms_within_run(&self.st, room, dungeon, taken, heroes, leader, potion_mask, help_used,
+                                avoid_ok, target, rooms, max_nodes, timeout)
+        if out["aborted"] == 7:
+            self._raise_reported()
+        return out
+
 
 def _heroes_of(state):
     heroes = []
@@ -576,6 +587,24 @@ def decide(state, target, max_nodes=0, timeout=0.0, tt_mb=64, searcher=None, pro
             return {"reached": True, "bound": out["incumbent"], "score": out["incumbent"], "nodes": s.nodes}
         return {"reached": None, "bound": None, "score": out["incumbent"], "nodes": s.nodes}
     return {"reached": bool(out["high"]), "bound": out["bound"], "score": out["incumbent"], "nodes": s.nodes}
+
+
+def rooms_within(state, target, rooms, searcher, max_nodes=0, timeout=0.0):
+    """Is there a line from ``state`` scoring at least ``target`` in at most ``rooms`` rooms
+    (the room in play counted, an avoid one room)?  One test of the rooms search
+    (``_shortest.pyx``) on ``searcher``'s table: ``{"within": bool or None (a limit
+    stopped it), "rooms": the fewest rooms when within, else a lower bound (None: no
+    line scores ``target``), "nodes"}``.  The answer is exact whatever the table holds;
+    a table that holds the proof of ``state``'s score (``search`` on the same searcher)
+    makes it faster.
+    """
+    if state.finished:
+        ok = state.score >= target
+        return {"within": ok and rooms >= 0, "rooms": 0 if ok else None, "nodes": 0}
+    searcher.nodes = 0
+    out = searcher.rooms_within(*_position_of(state), int(target), int(rooms), int(max_nodes or 0),
+                                float(timeout or 0.0))
+    return {"within": out["within"], "rooms": out["rooms"], "nodes": searcher.nodes}
 
 
 # Knobs every new searcher gets instead of its own: {"order_salt", "tt_mb",

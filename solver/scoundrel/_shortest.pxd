@@ -5,3 +5,7 @@ from ._state cimport Search
 cdef dict shortest_run(Search *s, list room, list dungeon, int taken, list heroes, int leader,
                        int potion_mask, int help_used, int avoid_ok, int target, int known_rooms,
                        long long max_nodes, double timeout)
+
+cdef dict rooms_within_run(Search *s, list room, list dungeon, int taken, list heroes, int leader,
+                           int potion_mask, int help_used, int avoid_ok, int target, int rooms,
+                           long long max_nodes, double timeout)

@@ -219,6 +219,38 @@ cdef dict shortest_run(Search *s, list room, list dungeon, int taken, list heroe
         s.wear_look = wear
 
 
+cdef dict rooms_within_run(Search *s, list room, list dungeon, int taken, list heroes, int leader,
+                           int potion_mask, int help_used, int avoid_ok, int target, int rooms,
+                           long long max_nodes, double timeout):
+    """Is there a line from the position that scores ``target`` (at least) in at most
+    ``rooms`` rooms?  One test of the rooms search (``expand_rooms`` at the root with
+    ``alpha = -rooms - 1``), exact, whatever the table holds.  Returns ``{"within": bool
+    (None: a limit stopped it), "rooms": the fewest rooms when within (the search is
+    fail-soft, so exact above alpha), else a lower bound on them (None: no line scores
+    target), "aborted"}``.  Without the wear bound, as ``shortest_run``."""
+    cdef int wear = s.wear_look
+    cdef int n, count, v, alpha
+    cdef Heroes hs
+    if rooms < 1:
+        return {"within": False, "rooms": 1, "aborted": 0}
+    s.wear_look = 0
+    try:
+        begin_search(s, heroes, &hs, max_nodes, timeout)
+        s.short_target = target
+        s.loss_phase = target <= 0
+        s.beta = NO_BETA
+        count = root_outcomes(s, room, dungeon, taken, &hs, leader, potion_mask, help_used, avoid_ok, &n)
+        alpha = -rooms - 1
+        v = expand_rooms(s, 0, n, count, leader, alpha)
+    finally:
+        s.wear_look = wear
+    if s.aborted == 6:
+        raise KeyboardInterrupt
+    if s.aborted:
+        return {"within": None, "rooms": None, "aborted": s.aborted}
+    return {"within": v > alpha, "rooms": None if v == NEG else -v, "aborted": 0}
+
+
 cdef dict _shortest(Search *s, list room, list dungeon, int taken, list heroes, int leader,
                     int potion_mask, int help_used, int avoid_ok, int target, int known_rooms,
                     long long max_nodes, double timeout):

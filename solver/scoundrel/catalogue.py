@@ -15,9 +15,11 @@ Method (``scoundrel-solve generate``):
    be passed over for a difficulty.)
 
 Each kept deal is one JSON object (:func:`entry`): ``id``, ``seed``,
-``deck``, ``rules``, ``rating``, ``score``, ``won`` and ``line`` (an optimal
-line that replays to ``score``).  Nothing in it depends on the machine or
-the speed of the search, so the same options always give the same file.
+``deck``, ``rules``, ``rating``, ``score``, ``won`` and ``line``: the optimal
+line of fewest rooms that comes first in the order of the legal actions
+(:func:`solver.scoundrel.lines.fewest_rooms_line`, the rule of a daily's
+``--reveal``).  Nothing in it depends on the machine or the speed of the
+search, so the same options always give the same file.
 """
 from __future__ import annotations
 
@@ -71,11 +73,22 @@ def entry_id(rules: Rules, seed: int) -> str:
     return f"{rules_key(rules)}-{seed}"
 
 
-def entry(r: Rating) -> dict:
-    """One catalogue line for a rated numbered deal."""
+def solution(r: Rating) -> list:
+    """The line a catalogue stores for a winnable rated deal: the optimal line of fewest
+    rooms first in the order of the legal actions (as a daily reveals)."""
+    from .lines import fewest_rooms_line
+    from .state import State
+    # (the core, as the rating's walk: the reference cannot walk a whole deal)
+    return fewest_rooms_line(State.new(tuple(r.deck), r.rules), r.score, engine="core")
+
+
+def entry(r: Rating, line: Optional[list] = None) -> dict:
+    """One catalogue line for a rated winnable numbered deal; ``line``: its :func:`solution`
+    if already found (found here if not)."""
+    line = solution(r) if line is None else line
     return {"id": entry_id(r.rules, r.seed), "seed": r.seed, "deck": [str(c) for c in r.deck],
             "rules": r.rules.as_dict(), "rating": rating_dict(r), "score": r.score, "won": r.won,
-            "line": format_line(r.line)}
+            "line": format_line(line)}
 
 
 @dataclass(frozen=True)
@@ -86,18 +99,27 @@ class Candidate:
     seed: int
     rating: Optional[Rating]
     verdict: str          # kept, unwinnable, unproven, other-label, undecided, duplicate
+    line: Optional[list] = None   # the solution of a kept deal (:func:`solution`)
 
     @property
     def kept(self) -> bool:
         return self.verdict == "kept"
 
 
-def _rate_candidate(item, rules: Rules, rate_kw: dict) -> tuple:
-    """``(seed, key, rating)`` for ``item = (seed, key, known)``: the rating of the
-    numbered deal ``seed``, None for a deck already kept (in a worker process
-    with ``jobs`` > 1)."""
+def _fits(r: Rating, difficulty: Optional[str]) -> bool:
+    """Whether a rated candidate is kept, unless its deck already is."""
+    return r.exact and r.won and (difficulty is None or (r.label == difficulty and not r.undecided))
+
+
+def _rate_candidate(item, rules: Rules, rate_kw: dict, difficulty: Optional[str] = None) -> tuple:
+    """``(seed, key, rating, line)`` for ``item = (seed, key, known)``: the rating of the
+    numbered deal ``seed`` (None for a deck already kept) and, if it is to be kept, its
+    :func:`solution` (in a worker process with ``jobs`` > 1)."""
     seed, key, known = item
-    return seed, key, None if known else rate(deal(seed, rules), rules, seed, **rate_kw)
+    if known:
+        return seed, key, None, None
+    r = rate(deal(seed, rules), rules, seed, **rate_kw)
+    return seed, key, r, solution(r) if _fits(r, difficulty) else None
 
 
 def generate(rules: Rules, difficulty: Optional[str] = None, *, start: int = 1,
@@ -119,9 +141,10 @@ def generate(rules: Rules, difficulty: Optional[str] = None, *, start: int = 1,
             key = tuple(str(c) for c in deal(seed, rules))
             yield seed, key, key in seen   # a deck already kept when handed out is not rated at all
 
-    ratings = ordered_map(partial(_rate_candidate, rules=rules, rate_kw=rate_kw), items(), jobs)
+    ratings = ordered_map(partial(_rate_candidate, rules=rules, rate_kw=rate_kw, difficulty=difficulty),
+                          items(), jobs)
     try:
-        for index, (seed, key, r) in enumerate(ratings):
+        for index, (seed, key, r, line) in enumerate(ratings):
             if r is None or key in seen:   # or kept while this one was in flight
                 yield Candidate(index, seed, None, "duplicate")
                 continue
@@ -136,7 +159,7 @@ def generate(rules: Rules, difficulty: Optional[str] = None, *, start: int = 1,
             else:
                 verdict = "kept"
                 seen.add(key)
-            yield Candidate(index, seed, r, verdict)
+            yield Candidate(index, seed, r, verdict, line if verdict == "kept" else None)
     finally:
         ratings.close()
     raise CatalogueError(f"no more deal numbers after {start}: the last is {MAX_SEED - 1}")

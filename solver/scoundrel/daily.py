@@ -46,7 +46,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from importlib import resources
 from typing import Optional
@@ -135,20 +135,28 @@ class Daily:
     def score(self) -> int:
         return self.rating.score
 
+    _line: Optional[list] = field(default=None, repr=False, compare=False)
+
     @property
     def line(self) -> list:
-        """The solution ``--reveal`` shows: the rating's canonical optimal line, in rooms.
+        """The solution ``--reveal`` shows (:meth:`solution`)."""
+        return self.solution()
 
-        It is chosen by a fixed rule from the deal alone (the first kind of move that
-        keeps the optimum, each check exact), so it does not move with the search's child
-        order or table size as the proof's own line does; the proof's line only where a
-        rating has no canonical line (none is ever served: a daily is winnable and rated).
+    def solution(self, progress=None) -> list:
+        """The optimal line of fewest rooms first in the order of the legal actions
+        (:func:`solver.scoundrel.lines.fewest_rooms_line`), in rooms; found once, then kept.
+
+        A fixed rule over the deal alone, walked with exact tests and no limit, so it does
+        not move with the search's child order, table size or threads (nor with the method:
+        the deal and its proven score fix it).  ``progress(moves)`` is told the moves walked.
         """
-        if self.rating.canonical:
-            from .lines import rooms_of
+        if self._line is None:
+            from .lines import fewest_rooms_line
             from .state import State
-            return rooms_of(State.new(self.deck, self.rules), self.rating.canonical)
-        return self.rating.line
+            # (the core, as the rating's walk: the reference cannot walk a whole deal)
+            self._line = fewest_rooms_line(State.new(self.deck, self.rules), self.score, engine="core",
+                                           progress=progress)
+        return self._line
 
     def as_dict(self, reveal: bool = False) -> dict:
         from .notation import format_line

@@ -18,7 +18,8 @@ import pytest
 
 from scoundrel_solver.cli import daily as daily_cli
 from clitools import invoke
-from scoundrel_solver import Rules, State, deal, parse_cards, parse_line, replay
+from scoundrel_solver import Rules, State, deal, format_line, parse_cards, parse_line, replay
+from scoundrel_solver.scoundrel.lines import fewest_rooms_line
 from scoundrel_solver.scoundrel.daily import METHOD_SINCE, calibration_for, daily_challenge, label_candidate, method_for
 from scoundrel_solver.scoundrel.rating import LABEL_NAMES, analyse, apply_calibration, calibration
 
@@ -121,6 +122,27 @@ def test_daily_text_and_reveal():
     assert f"WON, score {d['score']}" in shown
 
 
+def test_reveal_shows_the_first_optimal_line_of_fewest_rooms():
+    """--reveal (JSON ``line`` and the text's ``Line:``) shows the line of the fixed rule
+    (docs/daily.md, "The revealed line"): the fewest rooms of the optimal lines, the
+    first of those in the order of the legal actions; with easy flee the rating's
+    canonical line has more rooms (45 against 18 on 2027-02-01)."""
+    from scoundrel_solver import solve
+    for args in (("--date", DATE), ("--date", "2027-02-01", "--flee", "easy"), ("--date", "2027-01-01")):
+        d = daily_json(*args, "--reveal")
+        check_deal(d)
+        rules = Rules(**d["rules"])
+        start = State.new(tuple(parse_cards(" ".join(d["deck"]))), rules)
+        shortest = solve(state=start, shortest=True)
+        assert shortest.shortest is True and len(parse_line(d["line"])) == len(shortest.line)
+        assert d["line"] == format_line(fewest_rooms_line(start, d["score"]))
+        shown = run("daily", *args, "--reveal").stdout
+        assert f"Line: {d['line']}\n" in shown
+    easy = daily_challenge("2027-02-01", Rules(flee="easy"))
+    canonical = parse_line(easy.rating.canonical_text())
+    assert (len(canonical), len(easy.line)) == (45, 18)
+
+
 def test_daily_rating_matches_method_calibration():
     d = daily_challenge(DATE, Rules())
     assert d.rating.label == apply_calibration(analyse(d.deck, d.rules, d.seed), calibration_for("v1"),
@@ -198,6 +220,8 @@ def test_generate_writes_distinct_winnable_deals(tmp_path):
         check_deal(d)
         r = apply_calibration(analyse(deal(d["seed"], Rules()), Rules(), d["seed"]))
         assert d["rating"]["label"] == r.label and d["score"] == r.score
+        # the solution is the one a daily reveals: the first optimal line of fewest rooms
+        assert d["line"] == format_line(fewest_rooms_line(State.new(deal(d["seed"], Rules()), Rules()), r.score))
     assert [d["seed"] for d in deals] == sorted(d["seed"] for d in deals)
 
 

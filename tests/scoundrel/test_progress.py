@@ -304,6 +304,9 @@ def test_cli_rate_hint_daily_and_play_report_their_searches(monkeypatch):
     daily = invoke(["daily", "--date", "2026-01-01", "--progress"])
     assert "daily: candidate 1 (deal" in daily.stderr and "daily: candidate 1, rating: solving" in daily.stderr
     assert daily.stdout == invoke(["daily", "--date", "2026-01-01"]).stdout
+    revealed = invoke(["daily", "--date", "2026-01-01", "--reveal", "--progress"])
+    assert "daily: the solution of fewest rooms, 0 moves walked" in revealed.stderr
+    assert revealed.stdout == invoke(["daily", "--date", "2026-01-01", "--reveal"]).stdout
     # play: the daily's candidates, and the solve of the deal once the game is over
     daily_play = invoke(["play", "--daily", "--date", "2026-01-01", "--progress"], input="quit\n")
     assert "daily: candidate 1 (deal" in daily_play.stderr

@@ -5,13 +5,19 @@ Checked against a plain breadth-first search over the rules engine
 and on numbered deals for what the reference cannot reach: the line replays
 to the proven score, no shorter optimal line exists by the lower bound or by
 re-solving from inside the line, and the line does not depend on the table.
+
+The line a daily reveals (``lines.fewest_rooms_line``: the fewest rooms, then the
+first in the order of the legal actions) is checked against a depth-first search
+over every line of at most the fewest rooms, in the order of the legal actions.
 """
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoundrel_solver import Rules, State, deal, replay, solve
-from scoundrel_solver.scoundrel.lines import fewest_rooms_reference, rooms_to_clear, shortest_line
+from scoundrel_solver.scoundrel.engine import perturbed_core
+from scoundrel_solver.scoundrel.lines import (fewest_rooms_line, fewest_rooms_reference, rooms_of, rooms_to_clear,
+                                              shortest_line)
 from scoundrel_solver.scoundrel.search import load_core
 
 from test_core import ALL_RULES, SETTINGS, positions, rules_id
@@ -122,3 +128,98 @@ def test_coop_gets_the_fewest_rooms_too():
     assert got.shortest is True and got.score == plain.score
     _rooms_line_ok(got.start, got)
     assert len(got.line) == 25 < len(plain.line) == 26
+
+
+# ------------------------------------------ the fixed rule: fewest rooms, then the legal order
+
+def first_fewest_by_brute_force(start, score, rooms):
+    """The first line, depth first in the order of the legal actions, that reaches ``score``
+    in at most ``rooms`` rooms (the room in play counted): with ``rooms`` the fewest, the
+    rule's line by its definition, as a flat list of actions."""
+    def rooms_after(state, child, used):
+        return used + (1 if child.finished or child.rooms_done != state.rooms_done else 0)
+
+    def dfs(state, used):
+        for action in state.legal_actions():
+            child = state.play(action)
+            u = rooms_after(state, child, used)
+            if child.finished:
+                if u <= rooms and child.score >= score:
+                    return [action]
+                continue
+            # the room in play still counts; a win takes every card
+            if u + (rooms_to_clear(child) if score > 0 else 1) > rooms:
+                continue
+            rest = dfs(child, u)
+            if rest is not None:
+                return [action] + rest
+        return None
+    return [] if start.finished else dfs(start, 0)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data())
+def test_the_revealed_line_is_the_first_of_fewest_rooms_by_brute_force(rules, data):
+    # (every line of at most the fewest rooms, depth first, stopping at the first: quick at these sizes)
+    start, actions = data.draw(positions(rules, _small(rules)))
+    state = start
+    for action in actions:
+        state = state.play(action)
+    if state.finished:
+        return
+    score = solve(state=state).score
+    got = fewest_rooms_line(state, score)
+    end = replay(state, got)[-1]
+    assert end.finished and end.score == score
+    fewest = len(fewest_rooms_reference(state, score))
+    assert len(got) == fewest
+    want = first_fewest_by_brute_force(state, score, fewest)
+    assert [a for room in got for a in room] == want, state.as_dict()
+    # the walk over the reference's fewest rooms gives it too
+    assert fewest_rooms_line(state, score, engine="reference") == got
+
+
+@pytest.mark.parametrize("flee", ["classic", "easy", "hard"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_revealed_line_of_a_numbered_deal_has_the_fewest_rooms(flee, seed):
+    rules = Rules(flee=flee)
+    shortest = solve(seed=seed, rules=rules, shortest=True)
+    got = fewest_rooms_line(shortest.start, shortest.score)
+    assert replay(shortest.start, got)[-1].score == shortest.score
+    assert len(got) == len(shortest.line) and rooms_of(shortest.start, [a for r in got for a in r]) == got
+
+
+COOP_DECK = "2H 3D 8S 8D 5S TS TD QS 4H 6H 7D AD 4S AH"   # first 14 cards of co-op deal 6
+
+
+@pytest.mark.parametrize("knobs", [{"order_salt": 0x5EED}, {"tt_mb": 1}, {"step": 1}, {"threads": 2}],
+                         ids=["order", "tiny-table", "step", "threads"])
+def test_the_revealed_line_does_not_depend_on_the_search(knobs):
+    from scoundrel_solver import parse_cards
+    cases = [(Rules(flee="easy"), deal(1, Rules(flee="easy"))), (Rules(), deal(3, Rules())),
+             (Rules(mode="coop"), parse_cards(COOP_DECK))]
+    threads = knobs.get("threads", 1)
+    perturb = {k: v for k, v in knobs.items() if k != "threads"}
+    if threads > 1:
+        perturb["smp_from"] = 0     # the proof on the threads from its first test, solo too
+    for rules, deck in cases:
+        start = State.new(tuple(deck), rules)
+        score = solve(state=start).score
+        plain = fewest_rooms_line(start, score)
+        with _perturbed(**perturb):
+            assert fewest_rooms_line(start, score, threads=threads) == plain, rules
+
+
+def _perturbed(smp_from=None, **knobs):
+    """``perturbed_core``, and the core's ``smp_from`` knob (threads from the first test)."""
+    import contextlib
+    core = load_core()
+
+    @contextlib.contextmanager
+    def both():
+        with perturbed_core(**knobs):
+            if smp_from is not None:
+                core.PERTURBATION["smp_from"] = smp_from
+            yield
+    return both()
