@@ -1202,7 +1202,9 @@ function showChoice(c) {
     if ([...el.options].some((o) => o.value === c[k])) el.value = c[k];
   }
   if (c.seat === "A" || c.seat === "B") $("#seat").value = c.seat;
-  if (!c.date) $("#seed").value = String(g ? g.seed : c.seed);
+  // the deal played (a daily puzzle's too: "New game" then deals it from its start)
+  if (g && g.seed != null) $("#seed").value = String(g.seed);
+  else if (!c.date) $("#seed").value = String(c.seed);
   $("#seat").disabled = c.bot === "people";
 }
 
