@@ -43,6 +43,10 @@ NAMED = ("floor by what you know: you play each later card from what you see, th
          "answers each world at its best; the mean over the worlds of what that reaches")
 #: positions a guarantee may visit before it gives up (a few seconds in Python)
 MAX_NODES = 200_000
+#: the most cards the player to move may hold for the hint to try it: the last four Lopaka tricks
+#: (0.6-4 s), Glitzerhaus's last three (under a second); a trick more takes 5-17 s in Lopaka and
+#: would spend a hint's whole budget for nothing (benchmarks/README.md, the real-table hint)
+REACH = {"lopaka": 4, "glitzerhaus": 6}
 
 
 class _Budget(Exception):
@@ -118,6 +122,14 @@ class _Search:
         return out
 
 
+def within_reach(view: View) -> bool:
+    """Is the round late enough for the hint to try the floor (:data:`REACH`)?"""
+    rules = view.rules
+    held = (len(view.hands[2 * view.seat]) + len(view.hands[2 * view.seat + 1]) if rules.variant == "glitzerhaus"
+            else len(view.hands[view.seat]))
+    return held <= REACH.get(rules.variant, 0)
+
+
 def guarantee(view: View, max_nodes: int = MAX_NODES, engine: Engine = None,
               strategy: Optional[dict] = None, deadline: float = 0.0) -> Optional[Guarantee]:
     """Each legal card's floor for the player of ``view`` (whose turn it must be), over every
@@ -142,4 +154,4 @@ def guarantee(view: View, max_nodes: int = MAX_NODES, engine: Engine = None,
     return Guarantee(view.rules.seats[view.seat], len(worlds), tuple(floors), search.nodes)
 
 
-__all__ = ["Guarantee", "MAX_NODES", "NAMED", "guarantee"]
+__all__ = ["Guarantee", "MAX_NODES", "NAMED", "REACH", "guarantee", "within_reach"]

@@ -39,7 +39,7 @@ from typing import Optional
 
 from ..pools import Inline, drop_pool, pool, workers_default
 from .engine import Budget, Engine
-from .guarantee import MAX_NODES, Guarantee, guarantee
+from .guarantee import MAX_NODES, Guarantee, guarantee, within_reach
 from .worlds import View, advance, count_worlds, world_order
 
 #: worlds handed to a worker at a time
@@ -158,8 +158,9 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     the time - a hint that does not depend on the machine (the ``table`` bot's);
     ``achieve_against``: a maker of opponent bots (``bots.factory(name)``) - with the time left
     once every world is solved, what the recommended card achieves against them (:func:`achieved`);
-    ``floors``: with every world solved and time left (or no budget: up to :data:`.guarantee.MAX_NODES`
-    positions), each card's floor by what the player knows (:mod:`.guarantee`), else none."""
+    ``floors``: late in a round (:func:`.guarantee.within_reach`), with every world solved and time
+    left (or no budget: up to :data:`.guarantee.MAX_NODES` positions), each card's floor by what the
+    player knows (:mod:`.guarantee`), else none."""
     start = time.monotonic()
     deadline = start + seconds if seconds else 0.0
     order = world_order(view)
@@ -190,7 +191,8 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     seat_name = view.rules.seats[view.seat]
     cards = tuple(figures(seat_name == "A", per_world))
     floor = None
-    if floors and not max_worlds and cards and len(per_world) == total and (not deadline or time.monotonic() < deadline):
+    if floors and within_reach(view) and not max_worlds and cards and len(per_world) == total and (
+            not deadline or time.monotonic() < deadline):
         floor = guarantee(view, max_nodes=0 if deadline else MAX_NODES, engine=_engine(), deadline=deadline)
     got = None
     if achieve_against and cards and len(per_world) == total and (not deadline or time.monotonic() < deadline):
