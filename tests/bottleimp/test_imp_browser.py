@@ -284,6 +284,9 @@ def check_review(driver, server, variant: str, seed, line: str):
     start_of_play = solve_answer(deal(int(seed), Rules(variant)).start(), prefix(line, 1, 0), timeout=60)
     played = game.find_element(By.CSS_SELECTOR, ".matrix td.played").text.replace("\u2212", "-")
     assert int(played) == start_of_play["value"]
+    if variant == "glitzerhaus":     # the discard-and-pass steps are listed as not analysed, with no value
+        assert [p.text.split(":")[0] for p in driver.find_elements(By.CSS_SELECTOR, ".not-analysed")] == [
+            s for s in line.split(" | ") if s.split()[0] in ("s1", "s2")]
     for p in game.find_elements(By.CSS_SELECTOR, ".setup-loss"):
         assert f"chose {setup.split()[1 if p.get_attribute('data-seat') == 'A' else 2]}:" in p.text
     rows = driver.find_elements(By.CSS_SELECTOR, "#review-tricks tr[data-number]")

@@ -1118,6 +1118,9 @@ function reviewEl(r) {
     (g.people ? "." : ` (you are ${me}).`), "total-loss"));
   if (r.exchange) box.appendChild(setupGameEl("The exchange (double dummy: each pass against the other's)", r.exchange, "review-exchange"));
   if (r.open_stacks) box.appendChild(setupGameEl("The open stacks (double dummy: each choice against the other's)", r.open_stacks, "review-open"));
+  for (const step of r.setup || []) {       // Glitzerhaus's discards and passes: too many choices to solve
+    if (!step.analysed) box.appendChild(textP(`${step.move}: ${step.reason}.`, "note not-analysed"));
+  }
   const table = document.createElement("table");
   table.id = "review-tricks";
   table.innerHTML = `<tr><th>trick</th><th>each card: margin A ${MINUS} B before → after it</th></tr>`;
