@@ -2,7 +2,6 @@
 // this page only draws them.  A game is its deal and its line: the server keeps no session.
 "use strict";
 
-const $ = (sel) => document.querySelector(sel);
 const SUITS = { C: "♣", S: "♠", H: "♥", D: "♦" };
 const VALUES = { J: 11, Q: 12, K: 13, A: 14, T: 10 };
 
@@ -12,44 +11,7 @@ let give = false;       // co-op: the next card goes to the partner (">"), with 
 let optimal = null;     // {rooms: [...], k: room shown} at the end
 let busy = false;
 
-// ------------------------------------------------------------------ talking to the service
-// A daily's deal number is a 64-bit integer, past what a JavaScript number holds exactly
-// (2^53): such an integer is read as its string, so the deal sent back is the deal dealt.
-function parseJSON(text) {
-  return JSON.parse(text.replace(/("[A-Za-z_]\w*"\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g,
-    (all, key, n) => (Number.isSafeInteger(Number(n)) ? all : `${key}"${n}"`)));
-}
-
-// opts.timeout (ms): give up waiting then (the request is dropped; the server may go on)
-async function api(path, body, opts = {}) {
-  const ctl = opts.timeout ? new AbortController() : null;
-  const timer = ctl ? setTimeout(() => ctl.abort(), opts.timeout) : null;
-  let r, obj;
-  try {
-    r = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-      signal: ctl ? ctl.signal : undefined,
-    });
-    obj = parseJSON(await r.text());
-  } catch (e) {
-    if (ctl && ctl.signal.aborted) throw new Error(`${path}: no answer within ${opts.timeout / 1000} s`);
-    if (!r) throw e;
-    throw new Error(`${path}: the server answered ${r.status} without JSON`);
-  } finally {
-    clearTimeout(timer);
-  }
-  if (obj.type === "error") throw new Error(obj.error);
-  return obj;
-}
-
-function say(text, kind) {
-  const s = $("#status");
-  s.textContent = text || "";
-  s.className = kind || "";
-}
-
+// ------------------------------------------------------------------ one request at a time
 async function guarded(what, fn) {
   if (busy) return;
   busy = true;

@@ -3,7 +3,6 @@
 // server keeps no session, so undo is going back to an earlier line.
 "use strict";
 
-const $ = (sel) => document.querySelector(sel);
 
 // The two card tables of IMP-RULES §1 (solver/bottleimp/cards.py; the browser test checks
 // that the two agree): the page draws each card's suit and coins from them.
@@ -47,40 +46,7 @@ let busy = false;
 let cursor = 0;      // the option marked (keyboard)
 let marks = { devil: null, pass: null };   // Glitzerhaus stack steps: the cards chosen so far
 
-// ------------------------------------------------------------------ talking to the service
-// A daily's deal number is a 64-bit integer, past what a JavaScript number holds exactly
-// (2^53): such an integer is read as its string, so the deal sent back is the deal dealt.
-function parseJSON(text) {
-  return JSON.parse(text.replace(/("[A-Za-z_]\w*"\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g,
-    (all, key, n) => (Number.isSafeInteger(Number(n)) ? all : `${key}"${n}"`)));
-}
-
-class ApiError extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-}
-
-async function api(path, body) {
-  let r, obj;
-  try {
-    r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    obj = parseJSON(await r.text());
-  } catch (e) {
-    if (!r) throw e;
-    throw new ApiError(`${path}: the server answered ${r.status} without JSON`, r.status);
-  }
-  if (obj.type === "error") throw new ApiError(obj.error, obj.status);
-  return obj;
-}
-
-function say(text, kind) {
-  const s = $("#status");
-  s.textContent = text || "";
-  s.className = kind || "";
-}
-
+// ------------------------------------------------------------------ one request at a time
 async function guarded(what, fn) {
   if (busy) return;
   busy = true;
