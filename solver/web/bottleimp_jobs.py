@@ -9,11 +9,10 @@ command line runs here.
 """
 from __future__ import annotations
 
-import functools
-
-from ..errors import InputError, OptionError
+from ..errors import OptionError
 from ..values import MAX_NODES, one_of, option_value, seconds, whole_number
-from .api import error
+from .worker import answers_as as answering
+from .worker import check_options
 
 PROGRAM = "scoundrel-solve imp"
 WORKERS = 1        # a matrix game's solves stay in the solver process the pool gave the request
@@ -35,31 +34,13 @@ def _checks() -> dict:
 
 def checked(params: dict, only=None) -> dict:
     """``params`` with each value the CLI types checked, in the order given (the first bad one is named)."""
-    checks = _checks()
-    out = dict(params)
-    for key, value in params.items():
-        if key in checks and value is not None and (only is None or key in only):
-            check, *args = checks[key]
-            out[key] = option_value("--" + key.replace("_", "-"), check, value, *args)
-    return out
+    return check_options(params, _checks(), only)
 
 
 def answers_as(command: str):
     """The job answers as ``scoundrel-solve imp COMMAND --json`` would: its object (200) or its
     error line (400 for bad input; a usage error with its pointer to the command's help)."""
-    def wrap(job):
-        @functools.wraps(job)
-        def run(params: dict) -> tuple:
-            try:
-                return 200, job(params)
-            except OptionError as exc:
-                return 400, error(f"{exc} (see '{PROGRAM} {command} --help')", 400)
-            except InputError as exc:
-                return 400, error(str(exc), 400)
-            except MemoryError as exc:
-                return 503, error(f"out of memory ({exc or 'ask a smaller position'})", 503)
-        return run
-    return wrap
+    return answering(f"{PROGRAM} {command}", "ask a smaller position")
 
 
 def _usage(message: str):

@@ -10,13 +10,13 @@ command line runs here.  Bad input is ``(400, error)`` with the CLI's own line
 """
 from __future__ import annotations
 
-import functools
 import io
 
-from ..errors import InputError, OptionError
-from ..values import (MAX_NODES, MAX_RNG_SEED, MAX_SAMPLES, MAX_TT_MB, one_of, option_value, seconds,
-                      whole_number)
+from ..errors import InputError
+from ..values import MAX_NODES, MAX_RNG_SEED, MAX_SAMPLES, MAX_TT_MB, one_of, seconds, whole_number
 from .api import error
+from .worker import answers_as as answering
+from .worker import check_options
 
 PROGRAM = "scoundrel-solve"
 
@@ -39,15 +39,8 @@ def _checks() -> dict:
 
 
 def checked(params: dict) -> dict:
-    """``params`` with each value the CLI types checked and typed, in the order given
-    (the CLI's: the first bad one is the one named)."""
-    checks = _checks()
-    out = dict(params)
-    for key, value in params.items():
-        if key in checks and value is not None:
-            check, *args = checks[key]
-            out[key] = option_value("--" + key.replace("_", "-"), check, value, *args)
-    return out
+    """``params`` with each value the CLI types checked and typed (the first bad one named)."""
+    return check_options(params, _checks())
 
 
 def _choice(p: dict):
@@ -60,25 +53,15 @@ def _search(p: dict) -> dict:
     return {"max_nodes": p.get("max_nodes"), "timeout": p.get("timeout"), "tt_mb": p["tt_mb"]}
 
 
+def _core_missing() -> tuple:
+    from ..scoundrel.search import CoreMissingError
+    return ((CoreMissingError, 500),)
+
+
 def answers_as(command: str):
     """The job answers as ``scoundrel-solve COMMAND --json`` would: its object (200), or its
     error line (400 for bad input, 503 out of memory, 500 when the search core is missing)."""
-    def wrap(job):
-        @functools.wraps(job)
-        def run(params: dict) -> tuple:
-            from ..scoundrel.search import CoreMissingError
-            try:
-                return 200, job(params)
-            except OptionError as exc:
-                return 400, error(f"{exc} (see '{PROGRAM} {command} --help')", 400)
-            except InputError as exc:
-                return 400, error(str(exc), 400)
-            except CoreMissingError as exc:
-                return 500, error(str(exc), 500)
-            except MemoryError as exc:
-                return 503, error(f"out of memory ({exc or 'try a smaller --tt-mb'})", 503)
-        return run
-    return wrap
+    return answering(f"{PROGRAM} {command}", "try a smaller --tt-mb", _core_missing)
 
 
 @answers_as("solve")

@@ -9,13 +9,52 @@ traceback.
 """
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import signal
 import sys
 import traceback
 
+from ..errors import InputError, OptionError
+from ..values import option_value
 from .api import error
+
+
+def check_options(params: dict, checks: dict, only=None) -> dict:
+    """``params`` with each value the CLI types checked and typed, in the order given (the CLI's:
+    the first bad one is the one named); ``checks``: option name -> (check, its arguments), a
+    game's copy of its CLI's option types; ``only``: check just these names."""
+    out = dict(params)
+    for key, value in params.items():
+        if key in checks and value is not None and (only is None or key in only):
+            check, *args = checks[key]
+            out[key] = option_value("--" + key.replace("_", "-"), check, value, *args)
+    return out
+
+
+def answers_as(command: str, memory_hint: str, more=lambda: ()):
+    """A job that answers as ``COMMAND --json`` would (``command``: the program and its command):
+    its object (200), or its error line - 400 for bad input (a usage error with its pointer to the
+    command's help, as the CLI prints it), 503 out of memory (with ``memory_hint``), and the
+    ``(exception class, status)`` pairs ``more()`` gives (imported only when a job runs)."""
+    def wrap(job):
+        @functools.wraps(job)
+        def run(params: dict) -> tuple:
+            failures = more()
+            try:
+                return 200, job(params)
+            except OptionError as exc:
+                return 400, error(f"{exc} (see '{command} --help')", 400)
+            except InputError as exc:
+                return 400, error(str(exc), 400)
+            except MemoryError as exc:
+                return 503, error(f"out of memory ({exc or memory_hint})", 503)
+            except tuple(cls for cls, _ in failures) as exc:
+                status = next(code for cls, code in failures if isinstance(exc, cls))
+                return status, error(str(exc), status)
+        return run
+    return wrap
 
 
 def init_worker(memory_mb: int, nice: int = 0, warm_up=()) -> None:
