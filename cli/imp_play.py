@@ -420,27 +420,19 @@ class Session:
         if why:
             self.echo(why)
             return
-        try:
+        if not args and self.state.in_setup:
+            self.echo("the real-table hint starts with the play phase; hint dd gives the setup step's matrix game "
+                      "with the deal known (it sees every card)")
+            return
+
+        def lines():
             if args:
                 h = dd_hint(self.state, self.hint_time, 0, None, self.workers)
-                self.echo("Double-dummy hint: it sees every card, your opponent's and the devil's trick too, as no "
-                          "player can.")
-                lines = imp_text.hint_body_lines(h, self.pretty)
-            elif self.state.in_setup:
-                self.echo("the real-table hint starts with the play phase; hint dd gives the setup step's matrix game "
-                          "with the deal known (it sees every card)")
-                return
-            else:
-                view, h = self.table_hint()
-                lines = imp_text.table_figures_lines(h, view, self.pretty, self.hint_time)
-        except KeyboardInterrupt:
-            self.echo("hint interrupted; the game goes on")
-            return
-        except InputError as exc:
-            self.echo(str(exc))
-            return
-        for text in lines:
-            self.echo(text)
+                return ["Double-dummy hint: it sees every card, your opponent's and the devil's trick too, as no "
+                        "player can.", *imp_text.hint_body_lines(h, self.pretty)]
+            view, h = self.table_hint()
+            return imp_text.table_figures_lines(h, view, self.pretty, self.hint_time)
+        self._echo_lines("hint", lines)
 
     def explain(self, args) -> None:
         """``explain CARD`` (beside the real-table hint's card) or ``explain dd CARD`` (the deal known)."""
@@ -458,20 +450,25 @@ class Session:
         if self.state.in_setup:
             self.echo("explain takes a card of the play phase")
             return
-        try:
+        def lines():
             card = parse_card(rest[0], self.rules.table)
             if card not in self.state.legal_cards():
                 raise IllegalMove(f"{card} is not a card you can play here (legal: "
                                   f"{self.cards(self.state.legal_cards())})")
             if dd:
-                e = dd_explain(self.state, card)
-                self.echo("Double dummy (it sees every card: the lines show cards you have not seen):")
-                lines = imp_text.explain_lines(e, self.pretty)
-            else:
-                view, h = self.table_hint()
-                lines = imp_text.table_explain_lines(explain_table(view, h, card), view, self.pretty)
+                return ["Double dummy (it sees every card: the lines show cards you have not seen):",
+                        *imp_text.explain_lines(dd_explain(self.state, card), self.pretty)]
+            view, h = self.table_hint()
+            return imp_text.table_explain_lines(explain_table(view, h, card), view, self.pretty)
+        self._echo_lines("explanation", lines)
+
+    def _echo_lines(self, what: str, make) -> None:
+        """Echo the lines ``make()`` gives; an interrupt (Ctrl-C) or bad input is said in a line and
+        the game goes on."""
+        try:
+            lines = make()
         except KeyboardInterrupt:
-            self.echo("explanation interrupted; the game goes on")
+            self.echo(f"{what} interrupted; the game goes on")
             return
         except InputError as exc:
             self.echo(str(exc))
