@@ -9,23 +9,6 @@ let game = null;        // {params: the deal and rules to send, obj: the last re
 let fightMode = "";     // "", "w" or "b": how the next monster is fought
 let give = false;       // co-op: the next card goes to the partner (">"), with any fight mode
 let optimal = null;     // {rooms: [...], k: room shown} at the end
-let busy = false;
-
-// ------------------------------------------------------------------ one request at a time
-async function guarded(what, fn) {
-  if (busy) return;
-  busy = true;
-  document.body.classList.add("busy");
-  try {
-    await fn();
-  } catch (e) {
-    say(e.message, "error");
-  } finally {
-    busy = false;
-    document.body.classList.remove("busy");
-    if (what) document.body.dataset.last = what;
-  }
-}
 
 // ------------------------------------------------------------------ cards
 function face(code) {

@@ -50,3 +50,26 @@ function say(text, kind) {
   s.textContent = text || "";
   s.className = kind || "";
 }
+
+// ------------------------------------------------------------------ one request at a time
+let busy = false;             // a click or key while a request runs is ignored
+let onGuardedError = null;    // a page's own step after an error is said (the Bottle Imp redraws)
+
+// run fn unless another runs: the body marked busy meanwhile, an error said on the status line;
+// data-last (what) and data-done (a count of runs) are for the browser tests
+async function guarded(what, fn) {
+  if (busy) return;
+  busy = true;
+  document.body.classList.add("busy");
+  try {
+    await fn();
+  } catch (e) {
+    say(e.message, "error");
+    if (onGuardedError) onGuardedError(e);
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+    if (what) document.body.dataset.last = what;
+    document.body.dataset.done = String(Number(document.body.dataset.done || 0) + 1);
+  }
+}

@@ -42,27 +42,11 @@ const MINUS = "\u2212";
 const DEFAULT_PAUSE = 450;   // ms between the others' cards (a trick's end: twice that)
 
 let g = null;        // the game: see start()
-let busy = false;
 let cursor = 0;      // the option marked (keyboard)
 let marks = { devil: null, pass: null };   // Glitzerhaus stack steps: the cards chosen so far
 
-// ------------------------------------------------------------------ one request at a time
-async function guarded(what, fn) {
-  if (busy) return;
-  busy = true;
-  document.body.classList.add("busy");
-  try {
-    await fn();
-  } catch (e) {
-    say(e.message, "error");
-    if (g && g.obj && !g.covered) render();
-  } finally {
-    busy = false;
-    document.body.classList.remove("busy");
-    if (what) document.body.dataset.last = what;
-    document.body.dataset.done = String(Number(document.body.dataset.done || 0) + 1);   // for the browser test
-  }
-}
+// after an error, the table as it was (unless the hand is covered)
+onGuardedError = () => { if (g && g.obj && !g.covered) render(); };
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
