@@ -23,6 +23,7 @@ from scoundrel_solver.bottleimp.guarantee import NAMED, guarantee
 from scoundrel_solver.bottleimp.tablehint import table_hint
 from scoundrel_solver.bottleimp.worlds import view_of, world_order
 from test_imp_cli import check
+from test_imp_table_cli import core_means
 from imp_games import invoke
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -54,16 +55,6 @@ def strategy_value(state, seat, strategy, played):
     return min(values) if seat == 0 else max(values)      # the opponent against the player
 
 
-def dd_means(view):
-    engine = Engine()
-    sums, n = {}, 0
-    for w in world_order(view):
-        n += 1
-        for card, bounds in engine.card_values(w):
-            sums[card] = sums.get(card, 0) + bounds.lower
-    return {c: Fraction(s, n) for c, s in sums.items()}
-
-
 @pytest.mark.parametrize("rules", TWO_PLAYER, ids=lambda r: f"{r.variant}-{r.cards}")
 @settings(max_examples=10, **SETTINGS)
 @given(seed=st.integers(0, 2 ** 32), rng_seed=st.integers(0, 2 ** 32), left=st.integers(4, 9))
@@ -80,7 +71,7 @@ def test_the_floor_is_reached_by_a_strategy_on_what_the_player_sees(rules, seed,
     for card, floor in g.floors:
         reached = [strategy_value(w.apply(Play(card)), view.seat, strategy, (card,)) for w in worlds]
         assert Fraction(sum(reached), len(reached)) == floor
-    means = dd_means(view)
+    means = core_means(view)
     sign = 1 if view.seat == 0 else -1
     for card, floor in g.floors:
         assert sign * floor <= sign * means[card]          # seeing every card never does worse
@@ -103,13 +94,13 @@ def test_with_no_choice_left_after_the_card_the_floor_is_the_double_dummy_mean(r
         return
     view = view_of(start, actions, now.turn)
     g = guarantee(view, max_nodes=0)
-    assert dict(g.floors) == dd_means(view)
+    assert dict(g.floors) == core_means(view)
 
 
 def test_the_floor_is_below_the_mean_where_the_player_must_guess():
     view = table_view_after(deal(42, Rules("lopaka")).start(), LATE8)[0]
     g = guarantee(view)
-    means = dd_means(view)
+    means = core_means(view)
     floors = dict(g.floors)
     assert any(floors[c] < means[c] for c in floors)      # A (seat 0) gives up coins to what it cannot see
     assert all(floors[c] <= means[c] for c in floors)
