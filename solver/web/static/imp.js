@@ -840,10 +840,7 @@ async function hint() {
         tr.appendChild(td);
         table.appendChild(tr);
       }
-      const wrap = document.createElement("div");
-      wrap.className = "scroll";
-      wrap.appendChild(table);
-      box.appendChild(wrap);
+      box.appendChild(scrolling(table));
     }
     const named = document.createElement("p");
     named.className = "note caveat";
@@ -982,6 +979,14 @@ async function review() {
   box.appendChild(reviewEl(r));
 }
 
+// a table in a box of its own that scrolls sideways at phone width
+function scrolling(table) {
+  const wrap = document.createElement("div");
+  wrap.className = "scroll";
+  wrap.appendChild(table);
+  return wrap;
+}
+
 function textP(t, cls) {
   const p = document.createElement("p");
   if (cls) p.className = cls;
@@ -1049,10 +1054,7 @@ function setupGameEl(titleText, s, id) {
       });
       table.appendChild(tr);
     });
-    const wrap = document.createElement("div");
-    wrap.className = "scroll";
-    wrap.appendChild(table);
-    box.appendChild(wrap);
+    box.appendChild(scrolling(table));
     box.appendChild(textP(`Rows: A's choices; columns: B's; each cell the double-dummy value of the play after that ` +
       `pair; the pair played framed, the equilibrium's choices underlined.`, "note"));
   }
@@ -1101,10 +1103,7 @@ function reviewEl(r) {
     tr.append(n, cards);
     table.appendChild(tr);
   }
-  const wrap = document.createElement("div");
-  wrap.className = "scroll";
-  wrap.appendChild(table);
-  box.appendChild(wrap);
+  box.appendChild(scrolling(table));
   const worst = r.tricks.flatMap((t) => t.cards.map((c) => ({ ...c, number: t.number })))
     .filter((c) => c.loss > 0 && (g.people || c.seat === me)).sort((a, b) => b.loss - a.loss).slice(0, 3);
   box.appendChild(textP(worst.length
