@@ -49,6 +49,11 @@ MAX_NODES = 200_000
 REACH = {"lopaka": 4, "glitzerhaus": 6}
 
 
+def _own(rules, seat: int) -> tuple:
+    """The holdings ``seat`` plays from: its hand, or in Glitzerhaus its open stack and hidden hand."""
+    return (2 * seat, 2 * seat + 1) if rules.variant == "glitzerhaus" else (seat,)
+
+
 class _Budget(Exception):
     pass
 
@@ -82,9 +87,7 @@ class _Search:
 
     def _forced_from_here(self, state) -> bool:
         """Has the player no choice left in the round (each of their holdings at most one card)?"""
-        rules = state.rules
-        own = (2 * self.seat, 2 * self.seat + 1) if rules.variant == "glitzerhaus" else (self.seat,)
-        return all(len(state.hands[h]) <= 1 for h in own)
+        return all(len(state.hands[h]) <= 1 for h in _own(state.rules, self.seat))
 
     def value(self, worlds: list, played: tuple) -> dict:
         """``{world index: margin}`` for the worlds ``[(index, state)]`` that share the public line
@@ -124,10 +127,8 @@ class _Search:
 
 def within_reach(view: View) -> bool:
     """Is the round late enough for the hint to try the floor (:data:`REACH`)?"""
-    rules = view.rules
-    held = (len(view.hands[2 * view.seat]) + len(view.hands[2 * view.seat + 1]) if rules.variant == "glitzerhaus"
-            else len(view.hands[view.seat]))
-    return held <= REACH.get(rules.variant, 0)
+    held = sum(len(view.hands[h]) for h in _own(view.rules, view.seat))
+    return held <= REACH.get(view.rules.variant, 0)
 
 
 def guarantee(view: View, max_nodes: int = MAX_NODES, engine: Engine = None,
