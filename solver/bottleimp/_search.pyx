@@ -1,10 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The search: fail-soft alpha-beta over the cards, and the null-window tests on the margin that find its value.
 
-A node is a card to choose (A maximises the margin, B minimises it; Lopaka's card is
-made inline by his rule, one child).  At a trick boundary the search first asks the fast
-bounds (``_bounds``) and the transposition table (``_table``) whether the window is
-settled already, and stores what it learnt there afterwards.  The last trick is played
+A node is a card to choose (A maximises the margin, B minimises it); Lopaka's card is
+made by his rule in the frame of the node before it (``child``) or of the boundary he leads
+from, and counted as a node.  At a trick boundary the search first asks the fast bounds
+(``_bounds``) and the transposition table (``_table``) whether the window is settled
+already (the table's bucket prefetched while the bounds are counted), and stores what it
+learnt there afterwards.  The last trick is played
 out without search (every holding has one card: nothing to choose).  Moves are ordered
 the table's best card first, then by a fixed rule (``order_score``); equivalent cards are tried
 once (``_moves.distinct_moves``).
@@ -17,7 +19,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from ._types cimport Engine, Pos, Entry, INF, USE_TT, USE_ORDER, USE_BOUNDS, NCARDS
 from ._moves cimport (seat_of, holding_of, legal_mask, lopaka_card, play, distinct_moves, low_bit)
 from ._bounds cimport fates, quick_bounds, tt_key
-from ._table cimport tt_lookup, tt_store
+from ._table cimport tt_lookup, tt_store, tt_prefetch
 
 
 cdef int terminal(Engine *e, Pos *p) noexcept nogil:
@@ -44,6 +46,22 @@ cdef inline int out_of_budget(Engine *e) noexcept nogil:
         if ts.tv_sec + ts.tv_nsec * 1e-9 >= e.deadline:
             return 1
     return 0
+
+
+cdef inline void count_node(Engine *e) noexcept nogil:
+    """A card played in the search (a node), and every 1,024th the budget's check."""
+    e.nodes += 1
+    if (e.nodes & 1023) == 0 and out_of_budget(e):
+        e.stopped = 1
+
+
+cdef inline void child(Engine *e, Pos *q, int c) noexcept nogil:
+    """Play ``c``, and Lopaka's card after it if he follows (his rule, no choice: counted as a
+    node, searched in this frame)."""
+    play(e, q, c)
+    if q.ntrick and not e.glitz and seat_of(e, q, q.ntrick) == 1:
+        count_node(e)
+        play(e, q, lopaka_card(e, q))
 
 
 cdef inline int wins_now(Engine *e, Pos *p, int c) noexcept nogil:
@@ -75,7 +93,7 @@ cdef inline int64_t order_score(Engine *e, Pos *p, int c) noexcept nogil:
 
 
 cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
-    cdef Pos q
+    cdef Pos q, r
     cdef Entry *ent
     cdef uint64_t key = 0, legal, m
     cdef int f, lo, hi, off = 0, a0, b0, tt_best = -1, k, seat, h, n = 0, i, j, c, v, best, best_card = -1, maxi
@@ -84,9 +102,7 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
     cdef int64_t sc
     cdef long long nodes0 = e.nodes
     cdef int boundary = p.ntrick == 0
-    e.nodes += 1
-    if (e.nodes & 1023) == 0 and out_of_budget(e):
-        e.stopped = 1
+    count_node(e)
     if e.stopped:
         return 0
     if boundary:
@@ -95,6 +111,9 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
         if p.left == e.size:
             return last_trick(e, p)
         f = fates(e, p)
+        if e.flags & USE_TT:
+            key = tt_key(e, p, f, &off)
+            tt_prefetch(&e.tt, key)     # on its way while the fast bounds are counted
         if e.flags & USE_BOUNDS:
             quick_bounds(e, p, f, &lo, &hi)
             if lo >= beta or lo == hi:
@@ -102,7 +121,6 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
             if hi <= alpha:
                 return hi
         if e.flags & USE_TT:
-            key = tt_key(e, p, f, &off)
             if tt_lookup(&e.tt, key, &lo, &hi, &tt_best):
                 lo += off
                 hi += off
@@ -118,8 +136,15 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
     b0 = beta
     k = p.ntrick
     seat = seat_of(e, p, k)
+    if not e.glitz and seat == 1 and k + 1 < e.size:
+        r = p[0]                        # Lopaka leads (or follows at the root): his card by his
+        count_node(e)                   # rule in this frame, then the next seat chooses here
+        play(e, &r, lopaka_card(e, &r))
+        p = &r
+        k = p.ntrick
+        seat = seat_of(e, p, k)
     if not e.glitz and seat == 1:
-        moves[0] = lopaka_card(e, p)
+        moves[0] = lopaka_card(e, p)    # his card ends the trick (a root mid-trick only)
         n = 1
     else:
         h = holding_of(e, p, k)
@@ -142,7 +167,7 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
     for i in range(n):
         c = moves[i]
         q = p[0]
-        play(e, &q, c)
+        child(e, &q, c)
         v = alphabeta(e, &q, alpha, beta)
         if e.stopped:
             return 0

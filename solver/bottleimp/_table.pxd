@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The transposition table of trick boundaries (see ``_table.pyx``)."""
 from libc.stdint cimport uint64_t
-from ._types cimport Table, Entry
+from ._types cimport Table, Entry, BUCKET
 
 cdef int tt_init(Table *t, int log2_entries) except -1
 cdef void tt_free(Table *t) noexcept nogil
@@ -20,3 +20,26 @@ cdef extern from *:
     # the coins of A (bits 45-51) and B (bits 52-58) in a key; the cards in play (bits 0-35)
     const uint64_t PAST_MASK "IMP_PAST_MASK"
     const uint64_t LIVE_MASK "IMP_LIVE_MASK"
+
+
+cdef extern from *:
+    """
+    #define imp_prefetch(p) __builtin_prefetch((p), 0, 3)
+    """
+    void imp_prefetch(const void *p) noexcept nogil
+
+
+cdef inline uint64_t mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL
+    return z ^ (z >> 31)
+
+
+cdef inline Entry *tt_bucket(Table *t, uint64_t key) noexcept nogil:
+    """The bucket of ``key`` (one cache line): every entry of its position, whatever the coins won."""
+    return t.e + (mix(key & ~PAST_MASK) & t.mask & ~(<uint64_t> (BUCKET - 1)))
+
+
+cdef inline void tt_prefetch(Table *t, uint64_t key) noexcept nogil:
+    """Ask for ``key``'s bucket ahead of its lookup (the lookup's time is nearly all this miss)."""
+    imp_prefetch(tt_bucket(t, key))

@@ -26,12 +26,6 @@ from libc.stdint cimport uint64_t, uint16_t
 from ._types cimport Table, Entry, BUCKET, INF, RING, MAXHOLD
 
 
-cdef inline uint64_t mix(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL
-    return z ^ (z >> 31)
-
-
 cdef int tt_init(Table *t, int log2_entries) except -1:
     cdef uint64_t n = 1ULL << log2_entries
     t.e = <Entry *> calloc(n, sizeof(Entry))
@@ -86,7 +80,7 @@ cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept
     entries of the same position with other coins won (``PAST_MASK``), whose bounds carry
     over widened by the difference (a coin more for A adds at most one to the margin and
     never takes one away; likewise for B).  1 if any entry answered."""
-    cdef Entry *b = t.e + (mix(key & ~PAST_MASK) & t.mask & ~(<uint64_t> (BUCKET - 1)))
+    cdef Entry *b = tt_bucket(t, key)
     cdef int i, found = 0, da, db, l, h
     cdef uint64_t base = key & ~PAST_MASK
     t.probes += 1
@@ -126,7 +120,7 @@ cdef inline int log2_work(long long work) noexcept nogil:
 
 
 cdef void tt_store(Table *t, uint64_t key, int lo, int hi, int best, long long work) noexcept nogil:
-    cdef Entry *b = t.e + (mix(key & ~PAST_MASK) & t.mask & ~(<uint64_t> (BUCKET - 1)))
+    cdef Entry *b = tt_bucket(t, key)
     cdef Entry *slot = NULL
     cdef int i, w = log2_work(work)
     t.stores += 1
