@@ -296,6 +296,15 @@ def _lock(fd: int, path: Path) -> None:
         # a file system without locks (ENOLCK, EOPNOTSUPP): write unlocked, as before
 
 
+def read_records(path, problem=None) -> tuple:
+    """``(records, torn)`` of a results file (gzipped if its name ends in ``.gz``), each record
+    checked by ``problem`` (:func:`read_json_lines`): ``torn`` lists the number of a last line cut
+    short by a kill (skipped); any other line that is not a record is a
+    :class:`ResultsFileError` naming the file and the line."""
+    found = read_json_lines(path, problem)
+    return [rec for _, rec in found.items], [] if found.torn is None else [found.torn]
+
+
 class ResultsFile:
     """Where the records of a run go: a JSON-lines file, or memory only (``path=None``).
 
@@ -315,8 +324,16 @@ class ResultsFile:
     def record_problem(rec: dict) -> Optional[str]:
         return seed_problem(rec)
 
-    @staticmethod
-    def describe_rules(rules_dict) -> str:
+    #: the game's ``Rules`` class: a record's rule set described by its ``describe()``
+    rules_class = None
+
+    @classmethod
+    def describe_rules(cls, rules_dict) -> str:
+        if cls.rules_class is not None:
+            try:
+                return cls.rules_class(**rules_dict).describe()
+            except (TypeError, InputError):
+                pass
         return json.dumps(rules_dict)
 
     def __init__(self, path, rules, *, resume: bool = False, overwrite: bool = False):

@@ -34,14 +34,13 @@ apart), so a run interrupted and resumed gives the same summary as one that neve
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
 from .. import batch
-from ..batch import _show, percentile, read_json_lines, seed_problem, seeds_text
+from ..batch import _show, percentile, seed_problem, seeds_text
 from ..errors import InputError
 from ..intervals import mean_ci, mean_ci_t, wilson
 from .analysis import exchange_game, open_stack_game, policy_steps, shared_engine
@@ -165,15 +164,8 @@ def record_problem(rec: dict) -> Optional[str]:
 
 
 def read_records(path) -> tuple:
-    found = read_json_lines(path, record_problem)
-    return [rec for _, rec in found.items], [] if found.torn is None else [found.torn]
-
-
-def _describe(rules_dict) -> str:
-    try:
-        return Rules(**rules_dict).describe()
-    except (TypeError, InputError):
-        return json.dumps(rules_dict)
+    """``(records, torn)`` of a stats results file (:func:`solver.batch.read_records`)."""
+    return batch.read_records(path, record_problem)
 
 
 class ResultsFile(batch.ResultsFile):
@@ -181,7 +173,7 @@ class ResultsFile(batch.ResultsFile):
 
     slim_keys = SLIM_KEYS
     record_problem = staticmethod(record_problem)
-    describe_rules = staticmethod(_describe)
+    rules_class = Rules
 
 
 # ------------------------------------------------------------------ summary

@@ -160,21 +160,8 @@ def record_problem(rec: dict) -> Optional[str]:
 
 
 def read_records(path) -> tuple:
-    """``(records, torn)`` of a stats results file (gzipped if its name ends in ``.gz``).
-
-    ``torn`` lists the number of a last line cut short by a kill (skipped);
-    any other line that is not a stats record is a :class:`ResultsFileError`
-    naming the file and the line.
-    """
-    found = read_json_lines(path, record_problem)
-    return [rec for _, rec in found.items], [] if found.torn is None else [found.torn]
-
-
-def _describe(rules_dict) -> str:
-    try:
-        return Rules(**rules_dict).describe()
-    except (TypeError, InputError):
-        return json.dumps(rules_dict)
+    """``(records, torn)`` of a stats results file (:func:`solver.batch.read_records`)."""
+    return batch.read_records(path, record_problem)
 
 
 class ResultsFile(batch.ResultsFile):
@@ -183,7 +170,7 @@ class ResultsFile(batch.ResultsFile):
 
     slim_keys = SLIM_KEYS
     record_problem = staticmethod(record_problem)
-    describe_rules = staticmethod(_describe)
+    rules_class = Rules
 
 
 # ----------------------------------------------------------------- summary
