@@ -20,10 +20,13 @@ from scoundrel_solver.bottleimp import (BasePass, Discard, IllegalMove, InputErr
 from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME
 from scoundrel_solver.bottleimp.bots import BOTS, make_bot
 from scoundrel_solver.bottleimp.notation import format_line, line_of
+from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.shuffle import check_seed
 
 from . import imp_text
 from .imp_options import imp_options, pretty_option, print_json
+from .imp_solve import search_reporter
+from .imp_table import worlds_reporter
 from .imp_text import seat_name
 from .options import OneOf, Seconds, WholeNumber, json_option, usage_error
 from .terminal import Terminal
@@ -268,7 +271,10 @@ class Session:
             if state.lopaka_to_play:
                 card = state.legal_cards()[0]
             elif getattr(self.bots[state.turn], "needs_history", False):     # the table bot: what it has seen
-                card = self.bots[state.turn].choose_card(state, self.states[0], self.actions)
+                with ProgressLine() as line:
+                    card = self.bots[state.turn].choose_card(
+                        state, self.states[0], self.actions,
+                        progress=worlds_reporter(line, f"{seat_name(self.rules, state.turn_name)} (table bot) thinking"))
             else:
                 card = self.bots[state.turn].choose_card(state)
             if len(state.trick) + 1 < self.rules.trick_size:     # a completed trick is told whole by push
@@ -407,7 +413,8 @@ class Session:
         key = tuple(self.actions)
         if self._table is None or self._table[0] != key:
             view = view_of(self.states[0], self.actions, self.human)
-            self._table = (key, view, table_hint(view, self.hint_time, self.workers))
+            with ProgressLine() as line:
+                self._table = (key, view, table_hint(view, self.hint_time, self.workers, worlds_reporter(line)))
         return self._table[1], self._table[2]
 
     def hint(self, args) -> None:
@@ -427,7 +434,8 @@ class Session:
 
         def lines():
             if args:
-                h = dd_hint(self.state, self.hint_time, 0, None, self.workers)
+                with ProgressLine() as line:
+                    h = dd_hint(self.state, self.hint_time, 0, search_reporter(line), self.workers)
                 return ["Double-dummy hint: it sees every card, your opponent's and the devil's trick too, as no "
                         "player can.", *imp_text.hint_body_lines(h, self.pretty)]
             view, h = self.table_hint()

@@ -14,7 +14,7 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import imp_text
 from .imp_options import ImpOptions, imp_options, pretty_option, print_json
-from .imp_solve import _reporter
+from .imp_solve import search_reporter
 from .options import MAX_NODES, Seconds, WholeNumber, json_option, progress_option
 
 REVIEW_HELP = """Where did I lose it: the double-dummy review of a round, card by card.
@@ -68,7 +68,7 @@ Examples:
 def review_command(game: ImpOptions, line, max_nodes, timeout, workers, as_json, pretty, progress):
     chosen = game.game()
     with ProgressLine(enabled=progress) as shown:
-        reviewed = review(chosen, line, Budget(max_nodes or 0, timeout), workers=workers, progress=_reporter(shown))
+        reviewed = review(chosen, line, Budget(max_nodes or 0, timeout), workers=workers, progress=search_reporter(shown))
     if as_json:
         print_json(review_json(reviewed, chosen.seed, {k: list(v) for k, v in chosen.blocks.items()}))
         return

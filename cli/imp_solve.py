@@ -131,7 +131,7 @@ def _start(game: ImpOptions, position_file):
     return out
 
 
-def _reporter(line: ProgressLine):
+def search_reporter(line: ProgressLine):
     """The analysis's progress, told on the progress line (None when the line is off, so the
     engine runs its whole search at once)."""
     if not line.enabled:
@@ -167,7 +167,7 @@ def solve_command(game: ImpOptions, moves, position_file, workers, max_nodes, ti
     start, seed, blocks, title = _start(game, position_file)
     state, moves_text = position_after(start, moves)
     with ProgressLine(enabled=progress) as line:
-        analysis = solve(state, Budget(max_nodes or 0, timeout), _reporter(line), workers)
+        analysis = solve(state, Budget(max_nodes or 0, timeout), search_reporter(line), workers)
     if as_json:
         print_json(solve_json(analysis, start, moves_text, seed, blocks))
         return
@@ -209,7 +209,7 @@ def hint_command(game: ImpOptions, moves, position_file, workers, seconds, expla
     card = None if explain_card is None else explain_card_of(explain_card, state.rules.table)
     with ProgressLine(enabled=progress) as line:
         explained = None if card is None else explained_card(state, card)
-        answer = hint(state, seconds, 0, _reporter(line), workers)
+        answer = hint(state, seconds, 0, search_reporter(line), workers)
     if as_json:
         print_json(hint_json(answer, start, moves_text, seed, blocks, explained))
         return

@@ -48,13 +48,14 @@ def _given(name: str) -> bool:
     return ctx is not None and ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
 
 
-def _reporter(line: ProgressLine):
+def worlds_reporter(line: ProgressLine, what: str = "table hint"):
+    """The ``progress(solved, total)`` of a search over the worlds, shown on ``line`` as ``what``."""
     if not line.enabled:
         return None
     t0 = time.perf_counter()
 
     def report(solved, total):
-        line.show(f"table hint: {solved}/{total} worlds solved, {time.perf_counter() - t0:.1f} s")
+        line.show(f"{what}: {solved}/{total} worlds solved, {time.perf_counter() - t0:.1f} s")
     return report
 
 
@@ -87,7 +88,7 @@ def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, 
             "from a position", "from a table view")
     card = None if explain_card is None else table_explain_card(view, explain_card)
     with ProgressLine(enabled=progress) as line:
-        answer = table_hint(view, seconds, workers, _reporter(line),
+        answer = table_hint(view, seconds, workers, worlds_reporter(line),
                             achieve_against=None if against is None else factory(against))
     explained = None if card is None else explain_table(view, answer, card)
     if as_json:

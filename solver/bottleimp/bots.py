@@ -124,7 +124,8 @@ class TableBot:
     def choose_setup(self, state: State, seat: int):
         return low_cards_setup(state, seat)
 
-    def choose_card(self, state: State, start: State = None, actions=()) -> int:
+    def choose_card(self, state: State, start: State = None, actions=(), progress=None) -> int:
+        """``progress(solved, total)`` after each chunk of worlds (:func:`.tablehint.table_hint`)."""
         from .tablehint import table_hint
         from .worlds import view_of
         cards = state.legal_cards()
@@ -133,7 +134,7 @@ class TableBot:
         if start is None:
             raise BotError("the table bot needs the game from its deal (start and actions)")
         view = view_of(start, actions, state.turn)
-        return table_hint(view, seconds=0, workers=1, max_worlds=self.worlds).recommended
+        return table_hint(view, seconds=0, workers=1, progress=progress, max_worlds=self.worlds).recommended
 
 
 class DoubleDummyBot:

@@ -343,6 +343,26 @@ def test_play_against_the_table_and_double_dummy_bots(bot, rules, seed, moves, s
     assert int(margin) == end.value() * (1 if seat == "A" else -1)
 
 
+def test_play_shows_progress_while_the_table_bot_thinks_and_the_hint_works():
+    """On a terminal, ``imp play`` tells the table bot's search over its worlds (the first trick
+    of Glitzerhaus takes seconds) and the table hint's, each line erased before what follows."""
+    from clitools import at_a_terminal
+    setup = "s1 6/3 15/8 | s2 5/2 4/1 | open 1 1"
+    code, out, err = at_a_terminal(["imp", "play", "--variant", "glitzerhaus", "--seed", "7", "--moves", setup,
+                                    "--as", "B", "--bot", "table", "--workers", "1"],
+                                   {"SCOUNDREL_PROGRESS_DELAY": "0", "SCOUNDREL_PROGRESS_EVERY": "0"},
+                                   input=b"hint\nhint dd\nquit\n")
+    assert code == 0, (out, err)
+    assert re.search(rb"A \(table bot\) thinking: \d+/\d+ worlds solved", err)
+    assert re.search(rb"table hint: \d+/\d+ worlds solved", err)
+    assert err.endswith(b"\r\x1b[K")
+    assert b"A plays " in out and NAMED[1:].encode() in out and b"Double-dummy hint" in out
+    # not on a terminal (a pipe, as the other tests): nothing but the answers
+    plain = invoke(["imp", "play", "--variant", "glitzerhaus", "--seed", "7", "--moves", setup, "--as", "B",
+                    "--bot", "table", "--workers", "1"], input="quit\n")
+    assert "thinking" not in plain.stdout + plain.stderr
+
+
 def test_play_hints_and_explain_in_the_session():
     out = []
     actions = [a for s in parse_line(LATE, LOPAKA) for a in s]
