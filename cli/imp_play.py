@@ -25,8 +25,7 @@ from scoundrel_solver.shuffle import check_seed
 
 from . import imp_text
 from .imp_options import imp_options, pretty_option, print_json
-from .imp_solve import search_reporter
-from .imp_table import worlds_reporter
+from .imp_progress import search_reporter, worlds_reporter
 from .imp_text import seat_name
 from .options import OneOf, Seconds, WholeNumber, json_option, usage_error
 from .terminal import Terminal

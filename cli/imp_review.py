@@ -14,7 +14,7 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import imp_text
 from .imp_options import ImpOptions, imp_options, pretty_option, print_json
-from .imp_solve import search_reporter
+from .imp_progress import search_reporter
 from .options import MAX_NODES, Seconds, WholeNumber, json_option, progress_option
 
 REVIEW_HELP = """Where did I lose it: the double-dummy review of a round, card by card.

@@ -5,8 +5,6 @@ Thin: read the position (a deal and ``--moves``, or ``--position``), call the li
 """
 from __future__ import annotations
 
-import time
-
 import click
 
 from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME, NoAnalysis, hint, solve
@@ -17,6 +15,7 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import imp_text
 from .imp_options import ImpOptions, imp_options, pretty_option, print_json, read_position
+from .imp_progress import search_reporter
 from .options import MAX_NODES, OneOf, Seconds, WholeNumber, json_option, progress_option, usage_error
 
 SOLVE_HELP = """The double-dummy value of a deal or a position (IMP-RULES §8), by the engine.
@@ -129,27 +128,6 @@ def _start(game: ImpOptions, position_file):
         raise NoAnalysis("the double-dummy value is defined for Lopaka and Glitzerhaus; the base game's is out of "
                          "scope (IMP-RULES §8)")
     return out
-
-
-def search_reporter(line: ProgressLine):
-    """The analysis's progress, told on the progress line (None when the line is off, so the
-    engine runs its whole search at once)."""
-    if not line.enabled:
-        return None
-    t0 = time.perf_counter()
-
-    def report(p):
-        elapsed = time.perf_counter() - t0
-        if p.stage == "play":
-            told = f"solving: margin {imp_text.bound(p.lower)}..{imp_text.bound(p.upper)}"
-        elif p.stage == "hint":
-            told = f"hint: {p.done}/{p.total} cards exact"
-        elif p.stage == "review":
-            told = f"review: {p.done}/{p.total} cards"
-        else:
-            told = f"{p.stage} matrix game: {p.done}/{p.total} rows"
-        line.show(f"{told}, {p.nodes:,} nodes, {elapsed:.1f} s")
-    return report
 
 
 @click.command("solve", help=SOLVE_HELP)

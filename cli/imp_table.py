@@ -6,8 +6,6 @@ Thin: read the view (a deal and ``--moves``, the player to move after them; or a
 """
 from __future__ import annotations
 
-import time
-
 import click
 from click.core import ParameterSource
 
@@ -20,6 +18,7 @@ from scoundrel_solver.progress import ProgressLine
 
 from . import imp_text
 from .imp_options import ImpOptions, print_json
+from .imp_progress import worlds_reporter
 from .options import usage_error
 
 MAX_VIEW_BYTES = 1_000_000
@@ -46,17 +45,6 @@ def read_view(path: str):
 def _given(name: str) -> bool:
     ctx = click.get_current_context(silent=True)
     return ctx is not None and ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-
-
-def worlds_reporter(line: ProgressLine, what: str = "table hint"):
-    """The ``progress(solved, total)`` of a search over the worlds, shown on ``line`` as ``what``."""
-    if not line.enabled:
-        return None
-    t0 = time.perf_counter()
-
-    def report(solved, total):
-        line.show(f"{what}: {solved}/{total} worlds solved, {time.perf_counter() - t0:.1f} s")
-    return report
 
 
 def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, seat, workers, seconds,

@@ -517,7 +517,7 @@ def _exact_explain(why, pretty: bool) -> list:
         out.extend(_rooms_side_by_side([(f"after {act}", mine.rooms)], None, pretty))
     else:
         upto = why.diverges
-        out.append(f"The best lines, room by room" + (f", up to room {upto}:" if upto is not None else ":"))
+        out.append("The best lines, room by room" + (f", up to room {upto}:" if upto is not None else ":"))
         sides = [(f"after {act}", mine.rooms), (f"after {best} (best)", his.rooms)]
         out.extend(_rooms_side_by_side(sides, upto, pretty))
         if upto is not None:

@@ -83,7 +83,8 @@ def play(args):
         for pair in args.pairs:
             first, second = pair.split(":")
             path = path_for(args.out, variant, pair)
-            todo = [(variant, first, second, s) for s in seeds if s not in done_seeds(path)]
+            done = done_seeds(path)
+            todo = [(variant, first, second, s) for s in seeds if s not in done]
             print(f"{variant} {pair}: {len(todo)} deals to play -> {path}", file=sys.stderr)
             with path.open("a") as out:
                 if args.jobs > 1:
@@ -99,13 +100,14 @@ def play(args):
 
 def summary(args):
     for path in sorted(args.out.glob("*.jsonl")):
-        gains = [json.loads(line)["gain"] for line in path.read_text().splitlines() if line.strip()]
-        if len(gains) < 2:
+        records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        if len(records) < 2:
             continue
-        rec = json.loads(path.read_text().splitlines()[0])
+        rec = records[0]
+        gains = [r["gain"] for r in records]
         mean = statistics.mean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
-        seeds = [json.loads(line)["seed"] for line in path.read_text().splitlines() if line.strip()]
+        seeds = [r["seed"] for r in records]
         print(f"{rec['variant']:12} {rec['first']:>12} vs {rec['second']:<12} {mean:+6.2f} per round "
               f"(95 % interval {mean - half:+.2f} to {mean + half:+.2f}), {len(gains)} deals "
               f"({min(seeds)}-{max(seeds)}), duplicate")

@@ -1,0 +1,42 @@
+"""Progress lines of the Bottle Imp's searches on a terminal: one home for the reporters that
+``imp solve``/``hint``/``review``/``play`` hand to the library (None when the line is off, so the
+search runs at once)."""
+from __future__ import annotations
+
+import time
+
+from scoundrel_solver.progress import ProgressLine
+
+from . import imp_text
+
+
+def search_reporter(line: ProgressLine):
+    """The analysis's progress, told on the progress line (None when the line is off, so the
+    engine runs its whole search at once)."""
+    if not line.enabled:
+        return None
+    t0 = time.perf_counter()
+
+    def report(p):
+        elapsed = time.perf_counter() - t0
+        if p.stage == "play":
+            told = f"solving: margin {imp_text.bound(p.lower)}..{imp_text.bound(p.upper)}"
+        elif p.stage == "hint":
+            told = f"hint: {p.done}/{p.total} cards exact"
+        elif p.stage == "review":
+            told = f"review: {p.done}/{p.total} cards"
+        else:
+            told = f"{p.stage} matrix game: {p.done}/{p.total} rows"
+        line.show(f"{told}, {p.nodes:,} nodes, {elapsed:.1f} s")
+    return report
+
+
+def worlds_reporter(line: ProgressLine, what: str = "table hint"):
+    """The ``progress(solved, total)`` of a search over the worlds, shown on ``line`` as ``what``."""
+    if not line.enabled:
+        return None
+    t0 = time.perf_counter()
+
+    def report(solved, total):
+        line.show(f"{what}: {solved}/{total} worlds solved, {time.perf_counter() - t0:.1f} s")
+    return report
