@@ -55,13 +55,17 @@ cdef inline void count_node(Engine *e) noexcept nogil:
         e.stopped = 1
 
 
+cdef inline void lopaka_plays(Engine *e, Pos *q) noexcept nogil:
+    """Lopaka's card by his rule (§3.4; no choice): counted as a node, played in this frame."""
+    count_node(e)
+    play(e, q, lopaka_card(e, q))
+
+
 cdef inline void child(Engine *e, Pos *q, int c) noexcept nogil:
-    """Play ``c``, and Lopaka's card after it if he follows (his rule, no choice: counted as a
-    node, searched in this frame)."""
+    """Play ``c``, and Lopaka's card after it if he follows."""
     play(e, q, c)
     if q.ntrick and not e.glitz and seat_of(e, q, q.ntrick) == 1:
-        count_node(e)
-        play(e, q, lopaka_card(e, q))
+        lopaka_plays(e, q)
 
 
 cdef inline int wins_now(Engine *e, Pos *p, int c) noexcept nogil:
@@ -137,9 +141,8 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
     k = p.ntrick
     seat = seat_of(e, p, k)
     if not e.glitz and seat == 1 and k + 1 < e.size:
-        r = p[0]                        # Lopaka leads (or follows at the root): his card by his
-        count_node(e)                   # rule in this frame, then the next seat chooses here
-        play(e, &r, lopaka_card(e, &r))
+        r = p[0]                        # Lopaka leads (or follows at the root): his card in
+        lopaka_plays(e, &r)             # this frame, then the next seat chooses here
         p = &r
         k = p.ntrick
         seat = seat_of(e, p, k)
