@@ -24,16 +24,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scoundrel_solver.batch import BatchError, parse_seeds, percentile, seeds_text
+
 HERE = Path(__file__).resolve().parent
 
 
-def worker(variant: str, cards: str, first: int, last: int) -> None:
+def worker(variant: str, cards: str, seeds) -> None:
     import time
     sys.path.insert(0, str(HERE))
     from bench_solve import play_phase
     from scoundrel_solver.bottleimp.engine import Engine
     engine = Engine()
-    for seed in range(first, last + 1):
+    for seed in seeds:
         _, state = play_phase(variant, seed, cards)
         cpu = time.process_time()
         b = engine.bounds(state)
@@ -41,9 +43,9 @@ def worker(variant: str, cards: str, first: int, last: int) -> None:
         print(json.dumps({"seed": seed, "value": b.value, "nodes": b.nodes, "cpu": round(cpu, 6)}), flush=True)
 
 
-def run_chunk(python: str, args, first: int, last: int) -> list:
+def run_chunk(python: str, args, seeds) -> list:
     out = subprocess.run([python, str(Path(__file__).resolve()), "--worker", "--variant", args.variant,
-                          "--cards", args.cards, "--seeds", f"{first}-{last}"],
+                          "--cards", args.cards, "--seeds", seeds_text(seeds)],
                          check=True, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
@@ -51,8 +53,8 @@ def run_chunk(python: str, args, first: int, last: int) -> list:
 def figures(recs: list) -> dict:
     cpu = sorted(r["cpu"] for r in recs)
     n = len(cpu)
-    return {"deals": n, "median_ms": 1000 * statistics.median(cpu), "p90_ms": 1000 * cpu[int(0.9 * (n - 1))],
-            "p99_ms": 1000 * cpu[int(0.99 * (n - 1))], "max_ms": 1000 * cpu[-1], "sum_s": sum(cpu),
+    return {"deals": n, "median_ms": 1000 * statistics.median(cpu), "p90_ms": 1000 * percentile(cpu, 90),
+            "p99_ms": 1000 * percentile(cpu, 99), "max_ms": 1000 * cpu[-1], "sum_s": sum(cpu),
             "nodes": sum(r["nodes"] for r in recs)}
 
 
@@ -62,28 +64,31 @@ def main() -> int:
     p.add_argument("--new", help="the new build's Python")
     p.add_argument("--variant", choices=["lopaka", "glitzerhaus"], default="lopaka")
     p.add_argument("--cards", choices=["classic", "matagot"], default="classic")
-    p.add_argument("--seeds", default="1-1000", help="a range FIRST-LAST (default 1-1000)")
+    p.add_argument("--seeds", default="1-1000", help="deal numbers: A-B, N or a comma list of them (default 1-1000)")
     p.add_argument("--chunk", type=int, default=250, help="deals a turn (default 250)")
     p.add_argument("--out", type=Path, help="every deal's figures, one JSON line a deal and build")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     try:
-        first, last = (int(x) for x in args.seeds.split("-"))
-    except ValueError:
-        print(f"--seeds must be a range FIRST-LAST, not {args.seeds!r}", file=sys.stderr)
+        seeds = parse_seeds(args.seeds)
+    except BatchError as e:
+        print(f"--seeds: {e}", file=sys.stderr)
         return 2
     if args.worker:
-        worker(args.variant, args.cards, first, last)
+        worker(args.variant, args.cards, seeds)
         return 0
+    if args.chunk < 1:
+        print("--chunk must be 1 or more", file=sys.stderr)
+        return 2
     if not (args.old and args.new):
         print("give --old and --new (each build's Python)", file=sys.stderr)
         return 2
     got = {"old": [], "new": []}
-    for a in range(first, last + 1, args.chunk):
-        b = min(last, a + args.chunk - 1)
+    for a in range(0, len(seeds), args.chunk):
+        chunk = seeds[a:a + args.chunk]
         for name in ("old", "new"):
-            got[name] += run_chunk(getattr(args, name), args, a, b)
-        print(f"  {b - first + 1}/{last - first + 1} deals", file=sys.stderr, flush=True)
+            got[name] += run_chunk(getattr(args, name), args, chunk)
+        print(f"  {a + len(chunk)}/{len(seeds)} deals", file=sys.stderr, flush=True)
     for o, n in zip(got["old"], got["new"]):
         if o["seed"] != n["seed"] or o["value"] != n["value"]:
             print(f"deal {o['seed']}: the builds differ (old {o['value']}, new {n['value']})", file=sys.stderr)
