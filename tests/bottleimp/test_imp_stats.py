@@ -87,3 +87,40 @@ def test_summary_figures():
 def test_bad_input_is_one_line(args, message):
     result = invoke(["imp", "stats", *args], code=2)
     assert message in result.stderr and "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def _table(folder):
+    """benchmarks/bottleimp/stats_table.py run on ``folder``'s results files."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    code = ("import sys, pathlib; sys.path.insert(0, 'benchmarks/bottleimp'); import stats_table as t; "
+            f"t.STATS = pathlib.Path({str(folder)!r}); sys.exit(t.main())")
+    return subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+
+
+def test_the_published_table_is_made_from_the_files_up_to_their_first_gap(tmp_path):
+    lopaka = {"variant": "lopaka", "cards": "classic"}
+    recs = [{"seed": s, "rules": lopaka, "value": v, "maximin": int(Fraction(v)), "minimax": int(Fraction(v)) + 1,
+             "fixed": 0, "a_mix_vs_fixed": "2", "b_mix_vs_fixed": "-1", "holder": {"A": "0", "L": "1/2", "B": "1/2"},
+             "seconds": 1.5} for s, v in ((1, "10"), (2, "-4"), (3, "7/2"), (5, "90"))]
+    (tmp_path / "lopaka-classic.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    glitz = Settings(Rules("glitzerhaus")).solve_seed(1)
+    (tmp_path / "glitzerhaus-classic.jsonl").write_text(json.dumps(glitz) + "\n")
+    proc = _table(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1:] for line in proc.stdout.splitlines()}
+    assert rows["figure"] == ["Lopaka, whole deal", "Glitzerhaus, low-cards setup |"]
+    assert rows["deals"][0] == "1–3"                            # deal 5 is after the gap
+    assert rows["mean value, A − B"][0].startswith("**+3.2**")  # (10 - 4 + 3.5) / 3
+    assert rows["ends with the bottle"][0] == "A 0.0 %, Lopaka 50.0 %, B 50.0 %"
+    assert rows["the choice played well is worth, to A / to B"][0].startswith("+2.0 ")
+    v = float(Fraction(glitz["value"]))
+    assert rows["mean value, A − B"][1].startswith(f"**{v:+.1f}**".replace("-", "−"))
+    # a bad line: one line naming it, exit 2
+    with (tmp_path / "lopaka-classic.jsonl").open("a") as f:
+        f.write(json.dumps({**recs[0], "seed": 6, "value": 3}) + "\n")
+    proc = _table(tmp_path)
+    assert proc.returncode == 2 and proc.stdout == "" and len(proc.stderr.splitlines()) == 1
+    assert "lopaka-classic.jsonl" in proc.stderr and "value" in proc.stderr
