@@ -19,6 +19,16 @@ def invoke(args, code=0, input=None):
     return result
 
 
+def without(obj, keys):
+    """``obj`` (JSON: dicts, lists, values) with the keys ``keys`` left out at every depth: the
+    answers of two faces compared without their measurements (seconds, nodes)."""
+    if isinstance(obj, dict):
+        return {k: without(v, keys) for k, v in obj.items() if k not in keys}
+    if isinstance(obj, list):
+        return [without(v, keys) for v in obj]
+    return obj
+
+
 def at_a_terminal(args, env_extra=None, input=None, timeout=60):
     """Run the CLI in a child process with stderr on a pseudo-terminal (stdout a
     pipe, stdin ``input`` bytes or nothing): ``(exit status, stdout bytes, stderr bytes)``."""

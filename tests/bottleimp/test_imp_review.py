@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clitools import without
 from imp_games import TWO_PLAYER, invoke, random_game
 from scoundrel_solver.bottleimp import Pass, Play, Reveal, Rules, deal, format_line, line_of
 from scoundrel_solver.bottleimp.analysis import solve, solve_play
@@ -239,11 +240,7 @@ def test_the_text_lays_the_round_open():
 
 
 def stable(obj):
-    if isinstance(obj, dict):
-        return {k: stable(v) for k, v in obj.items() if k not in ("seconds", "nodes")}
-    if isinstance(obj, list):
-        return [stable(v) for v in obj]
-    return obj
+    return without(obj, ("seconds", "nodes"))
 
 
 @pytest.mark.parametrize("variant, line", [("lopaka", FULL42), ("glitzerhaus", GLITZ42),

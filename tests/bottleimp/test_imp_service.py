@@ -14,6 +14,7 @@ pytest.importorskip("starlette", reason="the test extra installs starlette")
 pytest.importorskip("uvicorn", reason="the test extra installs uvicorn")
 
 from click.testing import CliRunner  # noqa: E402
+from clitools import without  # noqa: E402
 
 from scoundrel_solver import schema  # noqa: E402
 from scoundrel_solver.cli.main import cli  # noqa: E402
@@ -47,11 +48,7 @@ def cli_json(*argv) -> dict:
 
 
 def stable(obj):
-    if isinstance(obj, dict):
-        return {k: stable(v) for k, v in obj.items() if k not in VARY}
-    if isinstance(obj, list):
-        return [stable(v) for v in obj]
-    return obj
+    return without(obj, VARY)
 
 
 def replay_line(variant, seed, line):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clitools import without
 
 from scoundrel_solver.cli.main import cli
 from scoundrel_solver.web import scoundrel_jobs as jobs
@@ -31,11 +32,7 @@ def cli_json(*argv, stdin=None) -> dict:
 
 
 def stable(obj):
-    if isinstance(obj, dict):
-        return {k: stable(v) for k, v in obj.items() if k not in VARY}
-    if isinstance(obj, list):
-        return [stable(v) for v in obj]
-    return obj
+    return without(obj, VARY)
 
 
 @pytest.mark.parametrize("job, params, argv", [
