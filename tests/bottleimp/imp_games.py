@@ -29,6 +29,18 @@ def random_game(rules, seed: int, rng: random.Random, stop_after=None):
     return start, actions, states
 
 
+def game_at(rules, seed: int, rng_seed: int, cards_left: int, choice: bool = False):
+    """``(start, actions, now)``: a random round of deal ``seed`` stopped at the first turn of A
+    or B with at most ``cards_left`` cards in play (``choice``: and more than one legal card), or
+    None if the round ends first."""
+    start, actions, states = random_game(rules, seed, random.Random(rng_seed))
+    for i, s in enumerate(states):
+        if not s.in_setup and not s.finished and sum(map(len, s.hands)) <= cards_left and not s.lopaka_to_play \
+                and (not choice or len(s.legal_cards()) > 1):
+            return start, actions[:i], s
+    return None
+
+
 def play_until(state, rng: random.Random, cards_left: int):
     """Play random legal actions from ``state`` until at most ``cards_left`` cards are in hand."""
     while not state.finished and (state.in_setup or sum(map(len, state.hands)) > cards_left):

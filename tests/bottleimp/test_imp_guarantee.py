@@ -8,14 +8,13 @@
 * It does not depend on the engine's table, and a budget gives no figure rather than a partial one.
 * The real-table hint carries it late in a round (text and JSON, schema-valid) and not early.
 """
-import random
 from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from imp_games import TWO_PLAYER, random_game
+from imp_games import TWO_PLAYER, game_at
 from scoundrel_solver.bottleimp import Play, Rules, deal
 from scoundrel_solver.bottleimp.answers import table_hint_json, table_view_after
 from scoundrel_solver.bottleimp.engine import Engine
@@ -29,16 +28,6 @@ from imp_games import invoke
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: deal 42, eight tricks played (20 worlds; the floor differs from the mean for two cards)
 LATE8 = "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8 | 33 11 14"
-
-
-def late_game(rules, seed, rng_seed, cards_left):
-    """A random round stopped at the first turn of A or B with at most ``cards_left`` cards in play."""
-    start, actions, states = random_game(rules, seed, random.Random(rng_seed))
-    for i, s in enumerate(states):
-        if not s.in_setup and not s.finished and sum(map(len, s.hands)) <= cards_left and not s.lopaka_to_play \
-                and len(s.legal_cards()) > 1:
-            return start, actions[:i], s
-    return None
 
 
 def strategy_value(state, seat, strategy, played):
@@ -59,7 +48,7 @@ def strategy_value(state, seat, strategy, played):
 @settings(max_examples=10, **SETTINGS)
 @given(seed=st.integers(0, 2 ** 32), rng_seed=st.integers(0, 2 ** 32), left=st.integers(4, 9))
 def test_the_floor_is_reached_by_a_strategy_on_what_the_player_sees(rules, seed, rng_seed, left):
-    got = late_game(rules, seed, rng_seed, left)
+    got = game_at(rules, seed, rng_seed, left, choice=True)
     if got is None:
         return
     start, actions, now = got
@@ -85,7 +74,7 @@ def test_the_floor_is_reached_by_a_strategy_on_what_the_player_sees(rules, seed,
 def test_with_no_choice_left_after_the_card_the_floor_is_the_double_dummy_mean(rules, seed, rng_seed):
     # Lopaka: the player's last two cards (after one, the other is forced); Glitzerhaus: the last
     # trick (each holding has one card)
-    got = late_game(rules, seed, rng_seed, 6 if rules.variant == "lopaka" else 4)
+    got = game_at(rules, seed, rng_seed, 6 if rules.variant == "lopaka" else 4, choice=True)
     if got is None:
         return
     start, actions, now = got

@@ -8,27 +8,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoundrel_solver.bottleimp import Play
-from scoundrel_solver.bottleimp.engine import Engine
 from scoundrel_solver.bottleimp.reference import action_values
 from scoundrel_solver.bottleimp.state import IllegalMove
 from scoundrel_solver.bottleimp.tablehint import figures, table_hint
 from scoundrel_solver.bottleimp.worlds import (ViewError, check_world, count_worlds, opponent_holding, view_of,
                                                world_order, worlds)
 
-from imp_games import TWO_PLAYER, random_game
+from imp_games import TWO_PLAYER, game_at, random_game
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def game_at(rules, seed, rng_seed, cards_left):
-    """A random round stopped at the first turn of a player with at most ``cards_left`` cards in hand."""
-    rng = random.Random(rng_seed)
-    start, actions, states = random_game(rules, seed, rng)
-    for i, s in enumerate(states):
-        if not s.in_setup and not s.finished and sum(map(len, s.hands)) <= cards_left and not s.lopaka_to_play:
-            return start, actions[:i], s
-    return None
 
 
 def _splits(cards, sizes):
