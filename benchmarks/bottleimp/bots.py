@@ -99,6 +99,9 @@ def play(args):
 
 
 def summary(args):
+    if args.markdown:
+        print("| variant | bot | against | deals | gain per round | 95 % interval |")
+        print("|---|---|---|---|---|---|")
     for path in sorted(args.out.glob("*.jsonl")):
         records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         if len(records) < 2:
@@ -108,6 +111,10 @@ def summary(args):
         mean = statistics.mean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
         seeds = [r["seed"] for r in records]
+        if args.markdown:
+            print(f"| {rec['variant']} | `{rec['first']}` | `{rec['second']}` | {len(gains):,} ({min(seeds)}–{max(seeds)}) | "
+                  f"**{mean:+.2f}** | {mean - half:+.2f} to {mean + half:+.2f} |")
+            continue
         print(f"{rec['variant']:12} {rec['first']:>12} vs {rec['second']:<12} {mean:+6.2f} per round "
               f"(95 % interval {mean - half:+.2f} to {mean + half:+.2f}), {len(gains)} deals "
               f"({min(seeds)}-{max(seeds)}), duplicate")
@@ -124,6 +131,7 @@ def main():
     p.add_argument("--out", type=Path, default=OUT)
     s = sub.add_parser("summary")
     s.add_argument("--out", type=Path, default=OUT)
+    s.add_argument("--markdown", action="store_true", help="a Markdown table (benchmarks/README.md)")
     args = parser.parse_args()
     if args.command == "play":
         args.variant = args.variant or ["lopaka", "glitzerhaus"]
