@@ -20,10 +20,8 @@ import math
 import multiprocessing as mp
 import multiprocessing.connection as mp_connection
 import os
-import resource
 import signal
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,6 +31,7 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:  # run from a clone without installing
     sys.path.insert(0, str(ROOT))
 
+from measure import build_id as measure_build_id, peak_rss_mb, reset_peak_rss  # noqa: E402
 from scoundrel_solver import DEFAULT_TT_MB, Rules, solve  # noqa: E402
 
 # name -> (rule options, default seeds).  Defaults of the benchmark issue.
@@ -89,47 +88,11 @@ def make_rules(args) -> tuple:
 
 
 def build_id() -> str:
-    """Commit of the checkout (``+dirty`` if solver/ has uncommitted changes) and a hash
-    of the compiled core file, so figures can be matched to the core that made them."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "solver"], cwd=ROOT,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    build = (head or "unknown") + ("+dirty" if dirty else "")
-    try:  # the compiled core actually loaded (solver/ may be rebuilt between runs)
-        import hashlib
-        from scoundrel_solver.scoundrel import _core
-        with open(_core.__file__, "rb") as f:
-            build += " core " + hashlib.sha256(f.read()).hexdigest()[:12]
-    except (ImportError, OSError):
-        build += " core missing"
-    return build
+    """The commit and a hash of the compiled Scoundrel core (:func:`measure.build_id`)."""
+    return measure_build_id("scoundrel_solver.scoundrel._core")
 
 
 # ---------------------------------------------------------------- solving
-
-def peak_rss_mb() -> float:
-    # Linux reports ru_maxrss in KiB (macOS in bytes).
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    if sys.platform == "darwin":
-        rss /= 1024
-    return round(rss / 1024, 1)
-
-
-def reset_peak_rss() -> bool:
-    """Reset the process's peak RSS (Linux: ``/proc/self/clear_refs`` value 5), so that
-    ``ru_maxrss`` after a solve is the peak *of that solve* (plus the interpreter).
-    Returns False where this is not possible; ``ru_maxrss`` is then the process peak so far."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
-
 
 def solve_one(job) -> dict:
     """Solve one seed; runs in the parent or in a pool worker."""

@@ -29,13 +29,10 @@ Examples (from the repository root)::
 from __future__ import annotations
 
 import argparse
-import hashlib
 import multiprocessing as mp
 import os
-import resource
 import signal
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -44,7 +41,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results" / "bottleimp"
+if str(ROOT / "benchmarks") not in sys.path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from measure import build_id as measure_build_id, peak_rss_mb  # noqa: E402
 from scoundrel_solver.batch import BatchError, ResultsFile, parse_seeds, percentile, read_json_lines  # noqa: E402
 from scoundrel_solver.bottleimp import Discard, Pass, Reveal, Rules, deal, format_line  # noqa: E402
 from scoundrel_solver.bottleimp.engine import Budget, Engine  # noqa: E402
@@ -84,27 +84,9 @@ def play_phase(variant: str, seed: int, cards: str = "classic"):
 
 
 # ------------------------------------------------------------------ measuring
-def peak_rss_mb() -> float:
-    """The process's peak resident memory so far (``ru_maxrss``; KiB on Linux, bytes on macOS)."""
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
-
-
 def build_id() -> str:
-    """The commit (``+dirty`` if solver/ has changes) and a hash of the compiled Bottle Imp core."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "solver"], cwd=ROOT,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        head, dirty = "", ""
-    build = (head or "unknown") + ("+dirty" if dirty else "")
-    from scoundrel_solver.bottleimp import _core, _search
-    digest = hashlib.sha256()
-    for module in (_core, _search):
-        digest.update(Path(module.__file__).read_bytes())
-    return build + " core " + digest.hexdigest()[:12]
+    """The commit and a hash of the compiled Bottle Imp core (:func:`measure.build_id`)."""
+    return measure_build_id("scoundrel_solver.bottleimp._core", "scoundrel_solver.bottleimp._search")
 
 
 @dataclass(frozen=True)
