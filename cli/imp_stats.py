@@ -115,7 +115,8 @@ def _print(summary: dict, as_json: bool) -> None:
     step = "exchange" if lopaka else "open-stack choice"
     simple = "both pass their lowest card" if lopaka else "both open stack 1"
     click.echo(f"Pure choices: A's best guarantees {summary['maximin']['mean']:+.2f}, B's best "
-               f"{summary['minimax']['mean']:+.2f}; {summary['mixed']:,} deals need a mixed {step}")
+               f"{summary['minimax']['mean']:+.2f}; {summary['mixed']:,} deals need a mixed {step} "
+               f"(no pure equilibrium: A or B must mix)")
     click.echo(f"The {step} played well, against the simple one ({simple}: {summary['fixed']['mean']:+.2f}): "
                f"worth {_ci(summary['worth']['A'])} to A, {_ci(summary['worth']['B'])} to B")
     click.echo("Distribution (value, deals): " + ", ".join(f"{k}s {n}" for k, n in summary["histogram"].items()))

@@ -210,7 +210,9 @@ def summarise(records, rules: Rules, seeds=None) -> dict:
     out["fixed"] = _mean(r["fixed"] for r in done)
     out["worth"] = {"A": _mean(Fraction(r["a_mix_vs_fixed"]) - r["fixed"] for r in done),
                     "B": _mean(r["fixed"] - Fraction(r["b_mix_vs_fixed"]) for r in done)}
-    out["mixed"] = sum(1 for r in done if Fraction(r["maximin"]) != Fraction(r["value"]))
+    # no pure equilibrium: a player's best pure choice guarantees less than the value (for A
+    # or for B; maximin <= value <= minimax, so exactly where they differ)
+    out["mixed"] = sum(1 for r in done if r["maximin"] != r["minimax"])
     histogram = {}
     for v in values:
         bucket = int((v // 10) * 10)

@@ -76,6 +76,16 @@ def test_summary_figures():
     assert s["deals"] == 3 and s["value"]["mean"] == pytest.approx((10 - 4 + 3.5) / 3, abs=1e-4)
     assert s["a_ahead"]["deals"] == 2 and s["b_ahead"]["deals"] == 1
     assert s["holder"]["L"]["mean"] == 0.5 and s["worth"]["A"]["mean"] == 2 and s["worth"]["B"]["mean"] == 1
+    assert s["mixed"] == 3                                  # minimax above maximin on every deal
+
+
+def test_a_deal_needs_a_mixed_choice_when_either_player_must_mix():
+    base = {"rules": {"variant": "lopaka", "cards": "classic"}, "fixed": 0, "a_mix_vs_fixed": "0",
+            "b_mix_vs_fixed": "0", "holder": {"A": "0", "L": "1", "B": "0"}}
+    recs = [dict(base, seed=1, value="5", maximin=5, minimax=5),      # a saddle point: pure
+            dict(base, seed=2, value="5", maximin=5, minimax=7),      # A's pure choice holds 5, B must mix
+            dict(base, seed=3, value="11/2", maximin=5, minimax=7)]   # both must mix
+    assert summarise(recs, Rules("lopaka"))["mixed"] == 2
 
 
 @pytest.mark.parametrize("args, message", [
