@@ -12,7 +12,9 @@ interval (mean +- 1.96 standard errors).  Setup choices are each bot's own (all 
 Results go to one JSON-lines file per variant and pair under ``--out`` (default
 ``benchmarks/results/bottleimp/duplicate/``), one line per deal as it finishes (this process
 is the only writer; workers only compute), so an interrupted run loses nothing and
-``play`` again goes on where it stopped.  ``summary`` prints every file's figures.
+``play`` again goes on where it stopped (a line torn by a kill is cut and its deal played
+again; the file is locked while a run writes it, so a second run on the same pair is refused).
+``summary`` prints every file's figures.
 
 The default pairs are those of issue 46: the ``table`` bot (the real-table hint's card over
 16 worlds of what its seat knows) against ``random``, ``lopaka-rule`` and ``greedy``, and
@@ -25,10 +27,13 @@ import multiprocessing
 import statistics
 import sys
 from pathlib import Path
+from typing import Optional
 
-from scoundrel_solver.batch import parse_seeds
+from scoundrel_solver.batch import (AppendFile, BatchError, parse_seeds, read_json_lines, read_records,
+                                    seed_problem)
 from scoundrel_solver.bottleimp import Rules, deal
-from scoundrel_solver.bottleimp.bots import make_bot, play_out
+from scoundrel_solver.bottleimp.bots import factory, make_bot, play_out
+from scoundrel_solver.errors import InputError
 
 PAIRS = ["table:random", "table:lopaka-rule", "table:greedy", "double-dummy:table"]
 OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp" / "duplicate"
@@ -57,23 +62,40 @@ def path_for(out: Path, variant: str, pair: str) -> Path:
     return out / f"{variant}-{pair.replace(':', '-vs-')}.jsonl"
 
 
-def done_seeds(path: Path) -> set:
-    if not path.exists():
-        return set()
-    seeds = set()
-    good = 0
-    with path.open("rb") as f:
-        data = f.read()
-    for line in data.split(b"\n"):
-        try:
-            seeds.add(json.loads(line)["seed"])
-            good += len(line) + 1
-        except (ValueError, KeyError):
-            break
-    if good < len(data):                # a torn last line (interrupted write): cut it
-        with path.open("r+b") as f:
-            f.truncate(good)
-    return seeds
+def record_problem(rec: dict) -> Optional[str]:
+    """What is wrong with a line of a duplicate results file (None if nothing)."""
+    wrong = seed_problem(rec)
+    if wrong:
+        return wrong
+    for key in ("variant", "first", "second"):
+        if not isinstance(rec.get(key), str):
+            return f'"{key}" is not a name'
+    for key in ("first_as_A", "second_as_A", "gain"):
+        if isinstance(rec.get(key), bool) or not isinstance(rec.get(key), (int, float)):
+            return f'"{key}" is not a number'
+    return None
+
+
+def read_pair(path: Path) -> list:
+    """The records of one pair's results file (the last of a seed wins), checked to be one pair."""
+    records, _ = read_records(path, record_problem)
+    names = {(r["variant"], r["first"], r["second"]) for r in records}
+    if len(names) > 1:
+        raise BatchError(f"{path} holds more than one pair: {', '.join(sorted(f'{v} {a}:{b}' for v, a, b in names))}")
+    return list({r["seed"]: r for r in records}.values())
+
+
+def parse_pairs(text: str) -> list:
+    pairs = [x for x in text.split(",") if x]
+    if not pairs:
+        raise BatchError("--pairs is empty: give first:second,...")
+    for pair in pairs:
+        names = pair.split(":")
+        if len(names) != 2:
+            raise BatchError(f"bad pair {pair!r}: give first:second, e.g. table:greedy")
+        for name in names:
+            factory(name)
+    return pairs
 
 
 def play(args):
@@ -83,27 +105,32 @@ def play(args):
         for pair in args.pairs:
             first, second = pair.split(":")
             path = path_for(args.out, variant, pair)
-            done = done_seeds(path)
-            todo = [(variant, first, second, s) for s in seeds if s not in done]
-            print(f"{variant} {pair}: {len(todo)} deals to play -> {path}", file=sys.stderr)
-            with path.open("a") as out:
-                if args.jobs > 1:
+            with AppendFile(path) as out:     # locked: a second run on this pair is refused
+                found = read_json_lines(path, record_problem)
+                other = [n for n, r in found.items if (r["variant"], r["first"], r["second"]) != (variant, first, second)]
+                if other:
+                    raise BatchError(f"{path} line {other[0]}: a record of another pair than {variant} {pair}")
+                out.mend(found)               # a torn last line (a kill mid-write): cut, played again
+                done = {r["seed"] for _, r in found.items}
+                todo = [(variant, first, second, s) for s in seeds if s not in done]
+                print(f"{variant} {pair}: {len(todo)} deals to play -> {path}", file=sys.stderr)
+                if args.jobs > 1 and len(todo) > 1:
                     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
                         for rec in pool.imap(duplicate, todo):
-                            out.write(json.dumps(rec) + "\n")
-                            out.flush()
+                            out.write((json.dumps(rec) + "\n").encode())
                 else:
                     for task in todo:
-                        out.write(json.dumps(duplicate(task)) + "\n")
-                        out.flush()
+                        out.write((json.dumps(duplicate(task)) + "\n").encode())
 
 
 def summary(args):
+    if not args.out.is_dir():
+        raise BatchError(f"{args.out} is not a folder of results")
     if args.markdown:
         print("| variant | bot | against | deals | gain per round | 95 % interval |")
         print("|---|---|---|---|---|---|")
     for path in sorted(args.out.glob("*.jsonl")):
-        records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        records = sorted(read_pair(path), key=lambda r: r["seed"])
         if len(records) < 2:
             continue
         rec = records[0]
@@ -133,13 +160,20 @@ def main():
     s.add_argument("--out", type=Path, default=OUT)
     s.add_argument("--markdown", action="store_true", help="a Markdown table (benchmarks/README.md)")
     args = parser.parse_args()
-    if args.command == "play":
-        args.variant = args.variant or ["lopaka", "glitzerhaus"]
-        args.pairs = [x for x in args.pairs.split(",") if x]
-        play(args)
-    else:
-        summary(args)
+    try:
+        if args.command == "play":
+            if args.jobs < 1:
+                raise BatchError(f"--jobs {args.jobs}: give 1 or more")
+            args.variant = args.variant or ["lopaka", "glitzerhaus"]
+            args.pairs = parse_pairs(args.pairs)
+            play(args)
+        else:
+            summary(args)
+    except InputError as exc:       # a bad pair, deal list or results file: one line
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""benchmarks/bottleimp/bots.py, the duplicate tournaments: results, resume, lock, summary, bad input."""
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scoundrel_solver.batch import AppendFile
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks/bottleimp/bots.py"
+
+
+def bots(*args):
+    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], cwd=ROOT, capture_output=True, text=True)
+
+
+def one_error_line(proc, *words):
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    err = proc.stderr.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "Traceback" not in proc.stderr, proc.stderr
+    for word in words:
+        assert word in err[0], err[0]
+
+
+def play(out, *extra):
+    proc = bots("play", "--variant", "lopaka", "--pairs", "greedy:random", "--deals", "1-4", "--out", out, *extra)
+    assert proc.returncode == 0, proc.stderr
+    return out / "lopaka-greedy-vs-random.jsonl"
+
+
+def test_each_deal_is_played_twice_with_the_seats_swapped_the_same_on_any_number_of_workers(tmp_path):
+    one = play(tmp_path / "one")
+    two = play(tmp_path / "two", "--jobs", "2")
+    assert one.read_text() == two.read_text()
+    recs = [json.loads(line) for line in one.read_text().splitlines()]
+    assert [r["seed"] for r in recs] == [1, 2, 3, 4]
+    for r in recs:
+        assert (r["variant"], r["first"], r["second"]) == ("lopaka", "greedy", "random")
+        assert r["gain"] == (r["first_as_A"] - r["second_as_A"]) / 2
+    # the other pair order is the same games with the names swapped: the gains change sign
+    back = bots("play", "--variant", "lopaka", "--pairs", "random:greedy", "--deals", "1-4", "--out", tmp_path / "one")
+    assert back.returncode == 0, back.stderr
+    rev = [json.loads(line) for line in (tmp_path / "one/lopaka-random-vs-greedy.jsonl").read_text().splitlines()]
+    assert [r["gain"] for r in rev] == [-r["gain"] for r in recs]
+
+
+def test_a_run_goes_on_where_it_stopped_and_plays_a_torn_line_again(tmp_path):
+    path = play(tmp_path)
+    whole = path.read_text()
+    lines = whole.splitlines(keepends=True)
+    path.write_text(lines[0] + lines[1][:20])            # killed while writing deal 2
+    proc = bots("play", "--variant", "lopaka", "--pairs", "greedy:random", "--deals", "1-4", "--out", tmp_path)
+    assert proc.returncode == 0 and "3 deals to play" in proc.stderr, proc.stderr
+    assert path.read_text() == whole
+    again = bots("play", "--variant", "lopaka", "--pairs", "greedy:random", "--deals", "1-4", "--out", tmp_path)
+    assert "0 deals to play" in again.stderr and path.read_text() == whole
+
+
+def test_a_second_run_on_the_same_pair_is_refused(tmp_path):
+    path = tmp_path / "lopaka-greedy-vs-random.jsonl"
+    with AppendFile(path):
+        proc = bots("play", "--variant", "lopaka", "--pairs", "greedy:random", "--deals", "1", "--out", tmp_path)
+    one_error_line(proc, str(path), "another run")
+    assert path.read_text() == ""
+
+
+def test_the_summary_is_the_mean_gain_with_its_interval(tmp_path):
+    gains = [3.5, -1.0, 10.0, 0.5, 7.0]
+    (tmp_path / "glitzerhaus-table-vs-random.jsonl").write_text("".join(
+        json.dumps({"seed": s, "variant": "glitzerhaus", "first": "table", "second": "random",
+                    "first_as_A": 2 * g, "second_as_A": 0, "gain": g}) + "\n" for s, g in enumerate(gains, 1)))
+    proc = bots("summary", "--out", tmp_path, "--markdown")
+    assert proc.returncode == 0, proc.stderr
+    row = proc.stdout.splitlines()[2].split(" | ")
+    mean = statistics.mean(gains)
+    half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
+    assert row[1:5] == ["`table`", "`random`", "5 (1–5)", f"**{mean:+.2f}**"]
+    assert row[5] == f"{mean - half:+.2f} to {mean + half:+.2f} |"
+
+
+@pytest.mark.parametrize("line, words", [
+    ({"seed": 2, "variant": "lopaka", "first": "greedy", "second": "random", "first_as_A": 1, "second_as_A": 0,
+      "gain": "x"}, ['"gain"', "line 2"]),
+    ({"seed": 2, "variant": "lopaka", "first": "table", "second": "random", "first_as_A": 1, "second_as_A": 0,
+      "gain": 0.5}, ["another pair", "line 2"]),
+    ("not json", ["line 2", "not a JSON line"]),
+])
+def test_a_bad_results_file_is_one_line(tmp_path, line, words):
+    path = tmp_path / "lopaka-greedy-vs-random.jsonl"
+    good = {"seed": 1, "variant": "lopaka", "first": "greedy", "second": "random", "first_as_A": 1,
+            "second_as_A": 0, "gain": 0.5}
+    path.write_text(json.dumps(good) + "\n" + (line if isinstance(line, str) else json.dumps(line)) + "\n")
+    one_error_line(bots("play", "--variant", "lopaka", "--pairs", "greedy:random", "--deals", "1-2",
+                        "--out", tmp_path), str(path), *words)
+    if "another pair" not in words:      # the summary reads the file the same way
+        one_error_line(bots("summary", "--out", tmp_path), str(path), *words)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "--pairs", "table:nobody"], ["bad bot 'nobody'"]),
+    (["play", "--pairs", "table"], ["bad pair 'table'"]),
+    (["play", "--pairs", ","], ["--pairs is empty"]),
+    (["play", "--deals", "3-x"], ["bad seed range"]),
+    (["play", "--jobs", "0"], ["--jobs 0"]),
+    (["summary", "--out", "/nonexistent/folder"], ["not a folder"]),
+])
+def test_bad_input_is_one_line(tmp_path, args, words):
+    if "--out" not in args:
+        args = [*args, "--out", tmp_path]
+    one_error_line(bots(*args), *words)
