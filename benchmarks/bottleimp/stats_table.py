@@ -14,8 +14,7 @@ import sys
 from pathlib import Path
 
 from scoundrel_solver.batch import BatchError
-from scoundrel_solver.bottleimp.rules import Rules
-from scoundrel_solver.bottleimp.stats import read_records, summarise_file
+from scoundrel_solver.bottleimp.stats import read_rule_set, summarise
 
 ROOT = Path(__file__).resolve().parents[2]
 STATS = ROOT / "benchmarks/results/bottleimp/stats"
@@ -23,9 +22,8 @@ HEADING = {"lopaka": "Lopaka, whole deal", "glitzerhaus": "Glitzerhaus, low-card
 SEAT = {"A": "A", "L": "Lopaka", "B": "B"}
 
 
-def prefix(path: Path) -> int:
-    """N: the seeds 1..N are all in the file (its records without an error)."""
-    records, _ = read_records(path)
+def prefix(records) -> int:
+    """N: the seeds 1..N are all among ``records`` (those without an error)."""
     seeds = {r["seed"] for r in records if "error" not in r}
     n = 0
     while n + 1 in seeds:
@@ -47,11 +45,11 @@ def pct(x: float) -> str:
 
 
 def column(path: Path) -> tuple:
-    n = prefix(path)
+    records, rules, _ = read_rule_set(path)
+    n = prefix(records)
     if n == 0:
         raise BatchError(f"{path}: no deal 1 (the table counts deals 1 to N without a gap)")
-    s, _ = summarise_file(path, seeds=range(1, n + 1))
-    rules = Rules(**s["rules"])
+    s = summarise(records, rules, seeds=range(1, n + 1))
     v = s["value"]
     a, b = s["a_ahead"], s["b_ahead"]
     t = s.get("time", {})

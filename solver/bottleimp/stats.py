@@ -225,8 +225,9 @@ def summarise(records, rules: Rules, seeds=None) -> dict:
     return out
 
 
-def summarise_file(path, rules: Optional[Rules] = None, seeds=None) -> tuple:
-    """``(summary, torn lines)`` of a results file (its rules unless ``rules`` is given)."""
+def read_rule_set(path, rules: Optional[Rules] = None) -> tuple:
+    """``(records, rules, torn lines)`` of a results file: its records of ``rules`` (of the
+    file's one rule set if not given; a file of more than one is an error)."""
     records, torn = read_records(path)
     records = [r for r in records if rules is None or r.get("rules") == rules.as_dict()]
     if not records:
@@ -235,7 +236,13 @@ def summarise_file(path, rules: Optional[Rules] = None, seeds=None) -> tuple:
     other = [r for r in records if r.get("rules") != rules.as_dict()]
     if other:
         raise batch.BatchError(f"{path} holds records of more than one rule set: give --variant and --cards")
+    return records, rules, torn
+
+
+def summarise_file(path, rules: Optional[Rules] = None, seeds=None) -> tuple:
+    """``(summary, torn lines)`` of a results file (its rules unless ``rules`` is given)."""
+    records, rules, torn = read_rule_set(path, rules)
     return summarise(records, rules, seeds), torn
 
 
-__all__ = ["ResultsFile", "Settings", "read_records", "record_problem", "solve_seed", "summarise", "summarise_file"]
+__all__ = ["ResultsFile", "Settings", "read_records", "read_rule_set", "record_problem", "solve_seed", "summarise", "summarise_file"]
