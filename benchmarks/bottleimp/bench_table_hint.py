@@ -5,7 +5,8 @@
 
 Position ``i`` of a variant: deal ``i`` (1, 2, ...), a random setup and random legal play
 (``random.Random(i)``) up to a player's turn in trick ``1 + i % tricks`` (Lopaka 11 tricks,
-Glitzerhaus 8).  The hint is asked for that player from what they know
+Glitzerhaus 8) where they have more than one legal card; ``--positions N`` takes the first N
+such positions (deals without one are passed over).  The hint is asked for that player from what they know
 (``worlds.view_of``), with the default budget (2 s over two worker processes).  One JSON line
 per position (its trick, worlds solved of all, seconds) under
 ``benchmarks/results/bottleimp/table-hint-<variant>.jsonl``, written as it goes; ``run``
@@ -63,13 +64,17 @@ def run(args):
         done = set()
         if path.exists():
             done = {json.loads(line)["position"] for line in path.read_text().splitlines() if line.strip()}
+        found = len(done)
         with path.open("a") as out:
-            for i in range(1, args.positions + 1):
+            i = 0
+            while found < args.positions:
+                i += 1
                 if i in done:
                     continue
                 got = position(rules, i)
-                if got is None:
+                if got is None:     # the round ended first, or the player has one legal card: no choice to hint
                     continue
+                found += 1
                 start, actions, state = got
                 view = view_of(start, actions, state.turn)
                 hint = table_hint(view, seconds=args.seconds, workers=args.workers)
@@ -87,6 +92,7 @@ def run(args):
 
 def summary(args):
     for path in sorted(OUT.glob("table-hint-*.jsonl")):
+        print(path.name)
         recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         if not recs:
             continue
@@ -94,9 +100,15 @@ def summary(args):
             secs = [r["seconds"] for r in part]
             whole = sum(r["solved"] == r["worlds"] for r in part)
             print(f"{recs[0]['variant']:12} {name:10} {len(part):4} positions: median {statistics.median(secs):.2f} s, "
-                  f"p95 {percentile(secs, 0.95):.2f} s, max {max(secs):.2f} s; every world solved in "
+                  f"p90 {percentile(secs, 0.90):.2f} s, p95 {percentile(secs, 0.95):.2f} s, "
+                  f"p99 {percentile(secs, 0.99):.2f} s, max {max(secs):.2f} s; every world solved in "
                   f"{whole}/{len(part)} ({100 * whole / len(part):.0f} %), worlds solved "
                   f"{sum(r['solved'] for r in part)}/{sum(r['worlds'] for r in part)}")
+        by_trick = {}
+        for r in recs:
+            by_trick.setdefault(r["trick"], []).append(r["solved"] == r["worlds"])
+        print(f"{'':12} every world solved, by trick: " + ", ".join(
+            f"{t}: {sum(v)}/{len(v)}" for t, v in sorted(by_trick.items())))
         if "floor" in recs[0]:
             for left in range(1, 6):
                 part = [r for r in recs if r["tricks_left"] == left]
