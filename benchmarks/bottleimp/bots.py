@@ -23,14 +23,14 @@ costs.
 """
 import argparse
 import json
+import math
 import multiprocessing
 import statistics
 import sys
 from pathlib import Path
 from typing import Optional
 
-from scoundrel_solver.batch import (AppendFile, BatchError, parse_seeds, read_json_lines, read_records,
-                                    seed_problem)
+from scoundrel_solver.batch import AppendFile, BatchError, JsonLines, parse_seeds, read_json_lines, seed_problem
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.bots import factory, make_bot, play_out
 from scoundrel_solver.errors import InputError
@@ -71,18 +71,21 @@ def record_problem(rec: dict) -> Optional[str]:
         if not isinstance(rec.get(key), str):
             return f'"{key}" is not a name'
     for key in ("first_as_A", "second_as_A", "gain"):
-        if isinstance(rec.get(key), bool) or not isinstance(rec.get(key), (int, float)):
+        value = rec.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             return f'"{key}" is not a number'
     return None
 
 
-def read_pair(path: Path) -> list:
-    """The records of one pair's results file (the last of a seed wins), checked to be one pair."""
-    records, _ = read_records(path, record_problem)
-    names = {(r["variant"], r["first"], r["second"]) for r in records}
-    if len(names) > 1:
-        raise BatchError(f"{path} holds more than one pair: {', '.join(sorted(f'{v} {a}:{b}' for v, a, b in names))}")
-    return list({r["seed"]: r for r in records}.values())
+def read_pair(path: Path, pair: Optional[tuple] = None) -> JsonLines:
+    """One pair's results file, every record checked (:func:`record_problem`) and of one pair:
+    ``pair`` = (variant, first, second) if given, else the pair of the file's first record."""
+    found = read_json_lines(path, record_problem)
+    for number, rec in found.items:
+        pair = pair or (rec["variant"], rec["first"], rec["second"])
+        if (rec["variant"], rec["first"], rec["second"]) != pair:
+            raise BatchError(f"{path} line {number}: a record of another pair than {pair[0]} {pair[1]}:{pair[2]}")
+    return found
 
 
 def parse_pairs(text: str) -> list:
@@ -106,10 +109,7 @@ def play(args):
             first, second = pair.split(":")
             path = path_for(args.out, variant, pair)
             with AppendFile(path) as out:     # locked: a second run on this pair is refused
-                found = read_json_lines(path, record_problem)
-                other = [n for n, r in found.items if (r["variant"], r["first"], r["second"]) != (variant, first, second)]
-                if other:
-                    raise BatchError(f"{path} line {other[0]}: a record of another pair than {variant} {pair}")
+                found = read_pair(path, (variant, first, second))
                 out.mend(found)               # a torn last line (a kill mid-write): cut, played again
                 done = {r["seed"] for _, r in found.items}
                 todo = [(variant, first, second, s) for s in seeds if s not in done]
@@ -130,7 +130,8 @@ def summary(args):
         print("| variant | bot | against | deals | gain per round | 95 % interval |")
         print("|---|---|---|---|---|---|")
     for path in sorted(args.out.glob("*.jsonl")):
-        records = sorted(read_pair(path), key=lambda r: r["seed"])
+        by_seed = {rec["seed"]: rec for _, rec in read_pair(path).items}     # the last of a seed wins
+        records = [by_seed[s] for s in sorted(by_seed)]
         if len(records) < 2:
             continue
         rec = records[0]
