@@ -2,7 +2,8 @@
 import pytest
 
 from scoundrel_solver.bottleimp import TABLES, Play, Rules, deal
-from scoundrel_solver.bottleimp.bots import BOTS, BotError, GreedyBot, LopakaRuleBot, RandomBot, make_bot, play_out
+from scoundrel_solver.bottleimp.bots import (BOTS, BotError, GreedyBot, LopakaRuleBot, RandomBot, make_bot, play_out,
+                                            play_out_from)
 from scoundrel_solver.bottleimp.position import position_from_dict
 
 from imp_games import ALL_RULES
@@ -86,3 +87,30 @@ def test_setup_heuristic():
     b = deal(3, Rules("base", 3)).start()
     assert GreedyBot().choose_setup(b, 0) == (4, 6, 15)
     assert TABLES  # the heuristic does not look at coins
+
+
+@pytest.mark.parametrize("variant, seed, after", [("lopaka", 3, 0), ("glitzerhaus", 5, 1)])
+def test_the_table_bots_game_does_not_depend_on_the_hints_table(variant, seed, after):
+    """The ``table`` bot's card depends on exact values only: the same game (from the deal, or
+    after ``after`` tricks of greedy play) whether the hint's engine has its own table
+    (``tablehint.LOG2_ENTRIES``), the engine's default or a tiny one."""
+    from scoundrel_solver.bottleimp import tablehint
+    from scoundrel_solver.bottleimp.engine import DEFAULT_LOG2_ENTRIES, Engine
+
+    start = deal(seed, Rules(variant)).start()
+    b_seat = 2 if variant == "lopaka" else 1
+    prefix, state = [], start
+    for action in play_out(start, {0: make_bot("greedy"), b_seat: make_bot("greedy")}):
+        if not state.in_setup and state.tricks_done >= after:
+            break
+        prefix.append(action)
+        state = state.apply(action)
+    games = []
+    try:
+        for engine in (None, Engine(DEFAULT_LOG2_ENTRIES), Engine(log2_entries=10)):
+            tablehint.use_engine(engine)
+            games.append(play_out_from(start, prefix, {0: make_bot("table"), b_seat: make_bot("greedy")}))
+    finally:
+        tablehint.use_engine(None)
+    assert tablehint.LOG2_ENTRIES > DEFAULT_LOG2_ENTRIES
+    assert games[0] == games[1] == games[2] and len(games[0]) > 4
