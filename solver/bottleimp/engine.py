@@ -33,8 +33,9 @@ from ._core import Core, FLAGS, INFINITY
 INDEX = {n: i for i, n in enumerate(DECK)}
 BIT = {n: 1 << i for i, n in enumerate(DECK)}
 _TABLES = {}        # Rules -> (coins, suit numbers) by card index, as the core takes them
-#: the default table: 2**17 entries of 16 bytes (2 MiB): larger tables found little more and
-#: lost more to cache misses (benchmarks/README.md)
+#: the default table: 2**17 entries of 16 bytes (2 MiB): for one deal larger tables found little
+#: more and lost more to cache misses (benchmarks/README.md); the real-table hint, whose table
+#: serves many worlds, makes its own larger one (tablehint.LOG2_ENTRIES)
 DEFAULT_LOG2_ENTRIES = 17
 
 

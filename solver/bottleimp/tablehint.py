@@ -49,8 +49,8 @@ NAMED = ("double-dummy mean over the worlds: assumes both players could see ever
          "card achieves")
 #: log2 of the entries of the hint's table (16 bytes each: 16 MiB).  It serves every world of
 #: a hint and, kept between calls, the next move's worlds: 8 times the engine's default (which
-#: fits one core's 2 MiB cache, right for one deal) cuts the `table` bot's nodes by 27 % and
-#: its CPU by 15 % (benchmarks/bottleimp/bench_table_bot.py; figures in benchmarks/README.md).
+#: fits one core's 2 MiB cache, right for one deal) cuts the `table` bot's nodes by 28 % and
+#: its CPU by 13 % (benchmarks/bottleimp/bench_table_bot.py; figures in benchmarks/README.md).
 #: Only the cost changes: every value is exact whatever the size.
 LOG2_ENTRIES = 20
 _ENGINE = None
