@@ -47,40 +47,46 @@ CHUNK = 4
 #: what the figures are, in every output that shows them (text and JSON)
 NAMED = ("double-dummy mean over the worlds: assumes both players could see every card from here; not what the "
          "card achieves")
-#: log2 of the entries of the hint's table (16 bytes each: 16 MiB).  It serves every world of
-#: a hint and, kept between calls, the next move's worlds: 8 times the engine's default (which
-#: fits one core's 2 MiB cache, right for one deal) cuts the `table` bot's nodes by 28 % and
-#: its CPU by 13 % (benchmarks/bottleimp/bench_table_bot.py; figures in benchmarks/README.md).
-#: Only the cost changes: every value is exact whatever the size.
-LOG2_ENTRIES = 20
-_ENGINE = None
+#: log2 of the entries of the hint's table, by variant (entries of 16 bytes).  The table serves
+#: every world of a hint and, kept between calls, the next move's worlds.  Glitzerhaus: 2**20
+#: (16 MiB) costs the `table` bot's games 0.87 of the CPU and 0.72 of the nodes of the engine's
+#: default 2**17 (2 MiB, one core's cache); Lopaka, whose worlds are many small searches: 2**20
+#: found 14 % fewer nodes but cost 1.10 of the CPU (more cache misses), so it keeps 2**17
+#: (benchmarks/bottleimp/bench_table_bot.py; figures in benchmarks/README.md).  Only the cost
+#: changes: every value is exact whatever the size.
+LOG2_ENTRIES = {"lopaka": 17, "glitzerhaus": 20}
+_ENGINES = {}           # variant -> this process's engine
+_OVERRIDE = None        # use_engine's engine, for every variant
 
 
-def _engine() -> Engine:
-    """This process's engine (kept between calls: its table serves the next worlds too)."""
-    global _ENGINE
-    if _ENGINE is None:
-        _ENGINE = Engine(LOG2_ENTRIES)
-    return _ENGINE
+def _engine(rules) -> Engine:
+    """This process's engine for ``rules``'s variant (kept between calls: its table serves the
+    next worlds too)."""
+    if _OVERRIDE is not None:
+        return _OVERRIDE
+    engine = _ENGINES.get(rules.variant)
+    if engine is None:
+        engine = _ENGINES[rules.variant] = Engine(LOG2_ENTRIES[rules.variant])
+    return engine
 
 
 def use_engine(engine: Optional[Engine]) -> None:
-    """Solve the worlds of this process with ``engine`` (None: a new one of
-    :data:`LOG2_ENTRIES`); for tests and benchmarks of other tables."""
-    global _ENGINE
-    _ENGINE = engine
+    """Solve the worlds of this process with ``engine`` whatever the variant (None: new ones
+    of :data:`LOG2_ENTRIES`); for tests and benchmarks of other tables."""
+    global _OVERRIDE
+    _OVERRIDE = engine
+    _ENGINES.clear()
 
 
 def solve_worlds(states, deadline: float) -> list:
     """Every legal card's exact value in each of ``states`` (``[(card, value), ...]`` per
     world), in order, stopping at ``deadline`` (a ``time.monotonic`` time; 0 = none): the
     worlds not finished are left out."""
-    engine = _engine()
     out = []
     for state in states:
         budget = Budget(deadline=deadline)
         values = []
-        for card, bounds in engine.card_values(state, budget):
+        for card, bounds in _engine(state.rules).card_values(state, budget):
             if not bounds.exact:
                 return out
             values.append((card, bounds.lower))
@@ -206,7 +212,7 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     floor = None
     if floors and within_reach(view) and not max_worlds and cards and len(per_world) == total and (
             not deadline or time.monotonic() < deadline):
-        floor = guarantee(view, max_nodes=0 if deadline else MAX_NODES, engine=_engine(), deadline=deadline)
+        floor = guarantee(view, max_nodes=0 if deadline else MAX_NODES, engine=_engine(view.rules), deadline=deadline)
     got = None
     if achieve_against and cards and len(per_world) == total and (not deadline or time.monotonic() < deadline):
         got = achieved(view, cards[0].card, achieve_against, deadline, max_worlds)
