@@ -41,8 +41,7 @@ OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp" / "duplicate
 
 def margin(start, a_bot, b_bot, seed):
     """The margin A - B of deal ``start`` with ``a_bot`` as A and ``b_bot`` as B."""
-    b_seat = 2 if start.rules.variant == "lopaka" else 1
-    bots = {0: make_bot(a_bot, seed), b_seat: make_bot(b_bot, seed)}
+    bots = {start.seat_index("A"): make_bot(a_bot, seed), start.seat_index("B"): make_bot(b_bot, seed)}
     state = start
     for action in play_out(start, bots):
         state = state.apply(action)

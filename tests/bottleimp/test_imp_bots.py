@@ -98,7 +98,7 @@ def test_the_table_bots_game_does_not_depend_on_the_hints_table(variant, seed, a
     from scoundrel_solver.bottleimp.engine import DEFAULT_LOG2_ENTRIES, Engine
 
     start = deal(seed, Rules(variant)).start()
-    b_seat = 2 if variant == "lopaka" else 1
+    b_seat = start.seat_index("B")
     prefix, state = [], start
     for action in play_out(start, {0: make_bot("greedy"), b_seat: make_bot("greedy")}):
         if not state.in_setup and state.tricks_done >= after:
