@@ -29,6 +29,7 @@ if str(ROOT) not in sys.path:
 
 import scoundrel_solver.scoundrel.hints as hints  # noqa: E402
 from scoundrel_solver import Rules, State, deal  # noqa: E402
+from scoundrel_solver.batch import percentile  # noqa: E402
 
 
 def random_position(rnd: random.Random, rules: Rules):
@@ -63,12 +64,6 @@ def random_position(rnd: random.Random, rules: Rules):
             return seed, moves, state
 
 
-def percentile(xs, q):
-    xs = sorted(xs)
-    if not xs:
-        return float("nan")
-    k = max(0, min(len(xs) - 1, int(round(q / 100 * len(xs) + 0.5)) - 1))
-    return xs[k]
 
 
 def main(argv=None):

@@ -54,6 +54,7 @@ import scoundrel_solver.pools as pools  # noqa: E402
 import scoundrel_solver.scoundrel.budget as budget  # noqa: E402
 import scoundrel_solver.scoundrel.hints as hints  # noqa: E402
 from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
+from scoundrel_solver.batch import percentile  # noqa: E402
 
 
 def random_position(rnd: random.Random, rules: Rules, with_bottom: bool = False, early: bool = False):
@@ -139,9 +140,9 @@ def table_mode(args, mode: str, out) -> None:
     n = len(walls)
     shares = lambda k: ", ".join(f"{a} {100 * v / n:.0f} %" for a, v in sorted(k.items()))  # noqa: E731
     print(f"{mode}: {n} positions at --time {args.time:g}, --samples {args.samples}")
-    print(f"  without the achievable figure: median {statistics.median(walls0):.2f} s, p95 {pct(walls0, 0.95):.2f} s, "
+    print(f"  without the achievable figure: median {statistics.median(walls0):.2f} s, p95 {percentile(walls0, 95):.2f} s, "
           f"max {max(walls0):.2f} s; belief figure: {shares(kinds0)}")
-    print(f"  with it: median {statistics.median(walls):.2f} s, p95 {pct(walls, 0.95):.2f} s, max {max(walls):.2f} s; "
+    print(f"  with it: median {statistics.median(walls):.2f} s, p95 {percentile(walls, 95):.2f} s, max {max(walls):.2f} s; "
           f"belief figure: {shares(kinds)}; clairvoyant orders solved {100 * solved / planned:.1f} % of "
           f"{planned:,} planned")
     needed = n - kinds.get("exact", 0)
@@ -163,9 +164,6 @@ def cold():
     pools.close_pool()
 
 
-def pct(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))]
 
 
 def main(argv=None):
@@ -220,7 +218,7 @@ def main(argv=None):
                 out.flush()
             print(json.dumps(row), file=sys.stderr)
         print(f"{mode}: {len(walls)} positions at --time {args.time:g} ({args.workers} workers): "
-              f"median {statistics.median(walls):.2f} s, p95 {pct(walls, 0.95):.2f} s, max {max(walls):.2f} s; "
+              f"median {statistics.median(walls):.2f} s, p95 {percentile(walls, 95):.2f} s, max {max(walls):.2f} s; "
               f"verdicts proven {100 * verdicts / acts:.1f} %, exact scores proven {100 * exacts / acts:.1f} % "
               f"of {acts} actions")
         if zero:

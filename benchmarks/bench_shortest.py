@@ -27,6 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules, State, deal, replay  # noqa: E402
+from scoundrel_solver.batch import percentile  # noqa: E402
 from scoundrel_solver.scoundrel.search import LINE_NODES, load_core  # noqa: E402
 
 
@@ -35,9 +36,6 @@ def _range(text: str) -> list:
     return list(range(int(a), int(b or a) + 1))
 
 
-def _pct(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def main(argv=None) -> int:
@@ -78,7 +76,7 @@ def main(argv=None) -> int:
     nodes = sum(r["line_nodes"] for r in rows)
     print(f"# {len(rows)} deals, {a.mode} {'' if a.mode == 'coop' else a.flee}: proof only median "
           f"{statistics.median(proof):.3f} s; proof + fewest rooms median {statistics.median(both):.3f} s, "
-          f"p90 {_pct(both, .9):.3f}, p95 {_pct(both, .95):.3f}, max {max(both):.3f} "
+          f"p90 {percentile(both, 90):.3f}, p95 {percentile(both, 95):.3f}, max {max(both):.3f} "
           f"(ratio of medians {statistics.median(both) / max(1e-9, statistics.median(proof)):.1f}x)")
     print(f"# rooms search: {sum(1 for r in rows if r['shortest'])}/{len(rows)} proven within "
           f"{a.line_nodes:,} nodes; {nodes:,} nodes, {nodes / max(1e-9, sum(line_s)):,.0f} nodes/s; "

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing as mp
 import multiprocessing.connection as mp_connection
 import os
@@ -33,6 +32,7 @@ if str(ROOT) not in sys.path:  # run from a clone without installing
 
 from measure import build_id as measure_build_id, peak_rss_mb, reset_peak_rss  # noqa: E402
 from scoundrel_solver import DEFAULT_TT_MB, Rules, solve  # noqa: E402
+from scoundrel_solver.batch import percentile  # noqa: E402
 
 # name -> (rule options, default seeds).  Defaults of the benchmark issue.
 SETS = {
@@ -311,12 +311,6 @@ def run(args) -> int:
 
 # ---------------------------------------------------------------- summary
 
-def percentile(sorted_values, q):
-    """Nearest-rank percentile (q in 0..100) of an ascending list."""
-    if not sorted_values:
-        return float("nan")
-    k = max(1, math.ceil(q / 100 * len(sorted_values)))
-    return sorted_values[k - 1]
 
 
 def summarise(records, source="") -> int:

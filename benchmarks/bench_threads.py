@@ -29,6 +29,8 @@ import sys
 import time
 from pathlib import Path
 
+from scoundrel_solver.batch import percentile
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -57,9 +59,6 @@ def seeds_of(text):
     return out
 
 
-def pct(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))]
 
 
 def summary(rows, n=None):
@@ -80,13 +79,13 @@ def summary(rows, n=None):
         cpu = sum(p[th].get("cpu_seconds", 0) for p in pairs)
         nodes = sum(p[th]["nodes"] + p[th]["line_nodes"] for p in pairs)
         proof = sum(p[th]["nodes"] for p in pairs)
-        print(f"threads {th}: median {statistics.median(secs):.2f} s, p90 {pct(secs, .9):.2f}, "
-              f"p95 {pct(secs, .95):.2f}, max {max(secs):.2f}, total {sum(secs):.1f} s (CPU {cpu:.1f} s), "
+        print(f"threads {th}: median {statistics.median(secs):.2f} s, p90 {percentile(secs, 90):.2f}, "
+              f"p95 {percentile(secs, 95):.2f}, max {max(secs):.2f}, total {sum(secs):.1f} s (CPU {cpu:.1f} s), "
               f"nodes {nodes:,} (proof {proof:,}), {nodes / sum(secs):,.0f} nodes/s, "
               f"peak RSS {max(p[th]['peak_rss_mb'] for p in pairs):.0f} MB")
     ratios = [p[1]["seconds"] / p[n]["seconds"] for p in pairs]
     total = sum(p[1]["seconds"] for p in pairs) / sum(p[n]["seconds"] for p in pairs)
-    print(f"speed-up t1/t{n} per deal: median {statistics.median(ratios):.2f}, p10 {pct(ratios, .1):.2f}, "
+    print(f"speed-up t1/t{n} per deal: median {statistics.median(ratios):.2f}, p10 {percentile(ratios, 10):.2f}, "
           f"min {min(ratios):.2f}, max {max(ratios):.2f}; total {total:.2f}")
     same_score = sum(p[1]["score"] == p[n]["score"] for p in pairs)
     same_line = sum(p[1]["line"] == p[n]["line"] for p in pairs)

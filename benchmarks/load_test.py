@@ -20,13 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import sys
 import threading
 import time
 
 import httpx
 
+from scoundrel_solver.batch import percentile
 from scoundrel_solver.web.local import LocalServer
 
 KINDS = {  # kind: (weight, expected statuses)
@@ -133,11 +133,6 @@ def rss_kb(pids) -> tuple:
     return total, peak_one
 
 
-def pct(values, q):
-    if not values:
-        return None
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
 
 
 def main(argv=None) -> int:
@@ -184,10 +179,10 @@ def main(argv=None) -> int:
                "kinds": {}}
     for kind in KINDS:
         lat = [r["end"] - r["start"] for r in results if r["kind"] == kind]
-        figures["kinds"][kind] = {"n": len(lat), **{f"p{q}": _ms(pct(lat, q)) for q in (50, 95, 99)},
+        figures["kinds"][kind] = {"n": len(lat), **{f"p{q}": _ms(percentile(lat, q) if lat else None) for q in (50, 95, 99)},
                                   "max": _ms(max(lat) if lat else None)}
     solo_during = [r["end"] - r["start"] for r in results if r["kind"] == "solo_hint" and during_coop(r)]
-    figures["solo_hint_during_coop"] = {"n": len(solo_during), "p95": _ms(pct(solo_during, 95))}
+    figures["solo_hint_during_coop"] = {"n": len(solo_during), "p95": _ms(percentile(solo_during, 95) if solo_during else None)}
     figures["error_samples"] = sorted({f"{r['kind']} {r['status']}: {r['error']}" for r in results if not r["ok"]})[:5]
 
     print(f"load test: {a.clients} clients for {elapsed:.1f} s, server --workers {a.workers} --coop-workers {a.coop_workers}, solo hints --time "

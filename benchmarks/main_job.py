@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+from scoundrel_solver.batch import percentile
+
 COOP_DEALS = "2,5,7,12,13,16,19,29,33,41"     # the deals of issue 48
 
 
@@ -55,9 +57,6 @@ def deals(text: str) -> list:
     return out
 
 
-def percentile(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def run(exe: str, args: list, timeout: float) -> dict:
@@ -104,7 +103,7 @@ def summary(label: str, rows: list) -> dict:
         wall = [r[build]["wall"] for r in rows]
         cpu = [r[build]["cpu"] for r in rows]
         out[build] = {"wall": round(sum(wall), 2), "cpu": round(sum(cpu), 2),
-                      "median": round(statistics.median(wall), 3), "p90": round(percentile(wall, 0.9), 3),
+                      "median": round(statistics.median(wall), 3), "p90": round(percentile(wall, 90), 3),
                       "max": round(max(wall), 3),
                       "nodes": sum(r[build]["nodes"] for r in rows),
                       "line_nodes": sum(r[build]["line_nodes"] for r in rows)}

@@ -1,8 +1,9 @@
-"""What the benchmarks record beside their figures, in one place: the build that made them and
-the peak memory.
+"""What the benchmarks record beside their figures, in one place: the build that made them, the
+peak memory, and the order in which side-by-side runs take turns.
 
-    from measure import build_id, peak_rss_mb, reset_peak_rss
+    from measure import build_id, in_turns, peak_rss_mb, reset_peak_rss
     build_id("scoundrel_solver.scoundrel._core")      # "1a2b3c4 core 5d6e7f8a9b0c"
+    for chunk, order in in_turns(seeds, 5, ["old", "new"]): ...
 """
 from __future__ import annotations
 
@@ -35,6 +36,14 @@ def build_id(*cores: str) -> str:
     except (ImportError, OSError):
         return build + " core missing"
     return build + " core " + digest.hexdigest()[:12]
+
+
+def in_turns(items: list, chunk: int, contenders: list):
+    """``(chunk of items, contenders in the order they run it)`` for each chunk of ``chunk``
+    items: every contender runs every chunk, first in the given order, then reversed, and so on
+    alternately, so that a change in the machine's load falls on all contenders alike."""
+    for k in range(0, len(items), chunk):
+        yield items[k:k + chunk], (list(contenders) if (k // chunk) % 2 == 0 else list(contenders)[::-1])
 
 
 def peak_rss_mb() -> float:

@@ -29,6 +29,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scoundrel_solver.batch import percentile
+
 # name -> rule options (as in benchmarks/bench_solve.py)
 SETS = {
     "solo-classic": dict(mode="solo", flee="classic"),
@@ -86,9 +88,6 @@ def parse_set(text: str) -> tuple:
     return name, out
 
 
-def pct(values: list, q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def summary(name: str, rows: list) -> str:
@@ -105,7 +104,7 @@ def summary(name: str, rows: list) -> str:
         cpu = [r[build]["cpu"] for r in rows]
         wall = [r[build]["wall"] for r in rows]
         out.append(f"  {build}: nodes {sum(r[build]['nodes'] for r in rows):>13,}  digest {digests[build]}  "
-                   f"cpu median {statistics.median(cpu):.4f} s  p90 {pct(cpu, 0.9):.4f} s  total {sum(cpu):.1f} s  "
+                   f"cpu median {statistics.median(cpu):.4f} s  p90 {percentile(cpu, 90):.4f} s  total {sum(cpu):.1f} s  "
                    f"(wall total {sum(wall):.1f} s)")
     old = sum(r["old"]["cpu"] for r in rows)
     new = sum(r["new"]["cpu"] for r in rows)

@@ -808,7 +808,13 @@ def _shorten(text: str, width: int = 40) -> str:
 
 
 # ----------------------------------------------------------------- summary
-def percentile(sorted_values, q: float):
-    """Nearest-rank percentile (``q`` in 0..100) of an ascending list."""
-    k = max(1, math.ceil(q / 100 * len(sorted_values)))
-    return sorted_values[k - 1]
+def percentile(values, q: float):
+    """Nearest-rank percentile (``q`` in 0..100) of ``values`` (any order; NaN when there are none).
+
+    The one definition the statistics and every benchmark script use, so that a p90 means
+    the same everywhere."""
+    values = sorted(values)
+    if not values:
+        return math.nan
+    k = max(1, math.ceil(q / 100 * len(values)))
+    return values[k - 1]

@@ -30,6 +30,8 @@ from pathlib import Path
 from scoundrel_solver.batch import BatchError, parse_seeds, percentile, seeds_text
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from measure import in_turns  # noqa: E402
 
 
 def worker(variant: str, log2: int, seeds) -> None:
@@ -104,9 +106,8 @@ def main(argv=None) -> int:
         return 0
     recs = {s: [] for s in sizes}
     out = args.out.open("a") if args.out else None
-    for k in range(0, len(seeds), args.chunk):
-        chunk = seeds[k:k + args.chunk]
-        for size in sizes if (k // args.chunk) % 2 == 0 else sizes[::-1]:
+    for chunk, order in in_turns(seeds, args.chunk, sizes):
+        for size in order:
             got = run_chunk(args.variant, size, chunk)
             recs[size] += got
             if out:

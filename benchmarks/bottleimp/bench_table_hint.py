@@ -25,6 +25,7 @@ from pathlib import Path
 
 from scoundrel_solver.bottleimp import Play, Rules, deal
 from scoundrel_solver.bottleimp.tablehint import table_hint
+from scoundrel_solver.batch import percentile
 from scoundrel_solver.bottleimp.worlds import view_of
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp"
@@ -51,9 +52,6 @@ def position(rules, i):
             return None
 
 
-def percentile(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 def run(args):
@@ -100,8 +98,8 @@ def summary(args):
             secs = [r["seconds"] for r in part]
             whole = sum(r["solved"] == r["worlds"] for r in part)
             print(f"{recs[0]['variant']:12} {name:10} {len(part):4} positions: median {statistics.median(secs):.2f} s, "
-                  f"p90 {percentile(secs, 0.90):.2f} s, p95 {percentile(secs, 0.95):.2f} s, "
-                  f"p99 {percentile(secs, 0.99):.2f} s, max {max(secs):.2f} s; every world solved in "
+                  f"p90 {percentile(secs, 90):.2f} s, p95 {percentile(secs, 95):.2f} s, "
+                  f"p99 {percentile(secs, 99):.2f} s, max {max(secs):.2f} s; every world solved in "
                   f"{whole}/{len(part)} ({100 * whole / len(part):.0f} %), worlds solved "
                   f"{sum(r['solved'] for r in part)}/{sum(r['worlds'] for r in part)}")
         by_trick = {}

@@ -7,10 +7,11 @@
 Each build runs in its own process (its Python and the ``scoundrel_solver`` installed
 there), on the play phases of ``bench_solve.py`` (Lopaka after ``pass min(A) min(B)``,
 Glitzerhaus after the lowest-two setup), one engine a process, the deals in chunks taken by
-the two builds in turn (old, new, old, new, ...) so that a change in the machine's load
-falls on both alike.  It stops with an error if any value differs, and prints each build's
-CPU median, p90, p99, max and sum, the nodes, and the ratio new / old of the summed CPU and of
-the medians.  ``--out FILE`` keeps every deal's figures (one JSON line a deal and build).
+the two builds in turn, which goes first alternating chunk by chunk (old, new, new, old, ...),
+so that a change in the machine's load falls on both alike.  It stops with an error at the
+first value that differs, and prints each build's CPU median, p90, p99, max and sum, the
+nodes, and the ratio new / old of the summed CPU and of the medians.  ``--out FILE`` keeps
+every deal's figures (one JSON line a deal and build, written chunk by chunk as they come).
 
 The worker half (``--worker``) is what each build's Python runs: it prints one JSON line a
 deal (value, nodes, CPU seconds).
@@ -27,6 +28,8 @@ from pathlib import Path
 from scoundrel_solver.batch import BatchError, parse_seeds, percentile, seeds_text
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from measure import in_turns  # noqa: E402
 
 
 def worker(variant: str, cards: str, seeds) -> None:
@@ -84,20 +87,20 @@ def main() -> int:
         print("give --old and --new (each build's Python)", file=sys.stderr)
         return 2
     got = {"old": [], "new": []}
-    for a in range(0, len(seeds), args.chunk):
-        chunk = seeds[a:a + args.chunk]
+    out = args.out.open("w") if args.out else None
+    for chunk, order in in_turns(seeds, args.chunk, ["old", "new"]):
+        part = {name: run_chunk(getattr(args, name), args, chunk) for name in order}
+        for o, n in zip(part["old"], part["new"]):
+            if o["seed"] != n["seed"] or o["value"] != n["value"]:
+                print(f"deal {o['seed']}: the builds differ (old {o['value']}, new {n['value']})", file=sys.stderr)
+                return 1
         for name in ("old", "new"):
-            got[name] += run_chunk(getattr(args, name), args, chunk)
-        print(f"  {a + len(chunk)}/{len(seeds)} deals", file=sys.stderr, flush=True)
-    for o, n in zip(got["old"], got["new"]):
-        if o["seed"] != n["seed"] or o["value"] != n["value"]:
-            print(f"deal {o['seed']}: the builds differ (old {o['value']}, new {n['value']})", file=sys.stderr)
-            return 1
-    if args.out:
-        with args.out.open("w") as f:
-            for name in ("old", "new"):
-                for r in got[name]:
-                    f.write(json.dumps({"build": name, **r}) + "\n")
+            got[name] += part[name]
+            if out:
+                out.writelines(json.dumps({"build": name, **r}) + "\n" for r in part[name])
+        if out:
+            out.flush()
+        print(f"  {len(got['old'])}/{len(seeds)} deals", file=sys.stderr, flush=True)
     fig = {name: figures(recs) for name, recs in got.items()}
     print(f"{args.variant} {args.cards} play phases {args.seeds}: every value equal")
     for name in ("old", "new"):
