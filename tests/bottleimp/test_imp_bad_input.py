@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from clitools import one_error_line
 from imp_games import runner
 from scoundrel_solver.cli.main import cli
 
@@ -421,24 +422,7 @@ def _run(args, stdin, sub):
 
 @pytest.mark.parametrize("args, says, stdin, sub", CASES)
 def test_imp_bad_input(args, says, stdin, sub):
-    code, out, err, crash = _run(args, stdin, sub)
-    shown = f"exit {code}\nstdout: {out[:2000]!r}\nstderr: {err[:2000]!r}"
-    assert crash is None, f"{type(crash).__name__}: {crash}\n{shown}"
-    assert "Traceback" not in out + err, shown
-    if "--json" in args:
-        assert err == "", shown
-        assert out.count("\n") == 1 and out.endswith("\n"), shown
-        error = json.loads(out)
-        assert error["type"] == "error" and error["status"] == 2, shown
-        message = error["error"]
-        assert isinstance(message, str) and message and "\n" not in message, shown
-    else:
-        assert out == "", shown
-        assert err.startswith("error: ") and err.endswith("\n") and len(err.splitlines()) == 1, shown
-        message = err[len("error: "):]
-    assert code == 2, shown
-    if says:
-        assert says.lower() in message.lower(), shown
+    one_error_line(_run(args, stdin, sub), *([says] if says else []), json_out="--json" in args)
 
 
 def test_the_battery_is_big_enough():

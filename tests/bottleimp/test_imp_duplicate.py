@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from clitools import one_error_line
 from scoundrel_solver.batch import AppendFile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,14 +16,6 @@ SCRIPT = ROOT / "benchmarks/bottleimp/bots.py"
 
 def bots(*args):
     return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], cwd=ROOT, capture_output=True, text=True)
-
-
-def one_error_line(proc, *words):
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    err = proc.stderr.splitlines()
-    assert len(err) == 1 and err[0].startswith("error: ") and "Traceback" not in proc.stderr, proc.stderr
-    for word in words:
-        assert word in err[0], err[0]
 
 
 def play(out, *extra):

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from clitools import runner
+from clitools import one_error_line, runner
 from scoundrel_solver import Rules
 from scoundrel_solver import batch
 from scoundrel_solver.batch import BatchError, ResultsFileError, RunFailed
@@ -43,27 +43,6 @@ def core(monkeypatch):
 
 def cli_run(*args):
     return runner().invoke(cli, [str(a) for a in args])
-
-
-def one_error_line(result, code, *words):
-    """Exit ``code``, nothing on stdout, exactly one ``error:`` line holding ``words``."""
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
-    assert result.stdout == ""
-    err = result.stderr.splitlines()
-    assert len(err) == 1 and err[0].startswith("error: "), result.stderr
-    for word in words:
-        assert str(word) in err[0], err[0]
-    return err[0]
-
-
-def proc_one_error_line(proc, code, *words):
-    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr
-    err = proc.stderr.splitlines()
-    assert len(err) == 1 and err[0].startswith("error: "), proc.stderr
-    for word in words:
-        assert str(word) in err[0], err[0]
-    return err[0]
 
 
 def command(*args):
@@ -109,7 +88,7 @@ BAD_LINES = [
 @pytest.mark.parametrize("line, words", BAD_LINES)
 def test_summary_of_a_bad_file_is_one_line_naming_file_and_line(tmp_path, line, words):
     path = write_lines(tmp_path / "r.jsonl", rec(1), line, rec(3))
-    one_error_line(cli_run("stats", "--summary", path), 2, path, "line 2", *words)
+    one_error_line(cli_run("stats", "--summary", path), path, "line 2", *words, code=2)
     with pytest.raises(ResultsFileError, match="line 2"):
         read_records(path)
 
@@ -118,7 +97,7 @@ def test_summary_of_a_bad_file_is_one_line_naming_file_and_line(tmp_path, line, 
 def test_resume_of_a_bad_file_is_one_line_and_touches_nothing(core, tmp_path, line, words):
     path = write_lines(tmp_path / "r.jsonl", rec(1), line, rec(3))
     before = path.read_bytes()
-    one_error_line(cli_run("stats", "--seeds", "1-4", "--out", path, "--resume", "-q"), 2, path, "line 2", *words)
+    one_error_line(cli_run("stats", "--seeds", "1-4", "--out", path, "--resume", "-q"), path, "line 2", *words, code=2)
     assert path.read_bytes() == before
 
 
@@ -127,14 +106,14 @@ def test_generate_resume_of_a_bad_catalogue_is_one_line(tmp_path):
     assert cli_run("generate", "--count", "1", "--out", path, "-q").exit_code == 0
     good = path.read_bytes()
     path.write_bytes(good + b'{"deck": ["5D", "\xe9"]}\n')
-    one_error_line(cli_run("generate", "--count", "3", "--out", path, "--resume", "-q"), 2, path, "line 2",
-                   "UTF-8")
+    one_error_line(cli_run("generate", "--count", "3", "--out", path, "--resume", "-q"), path, "line 2",
+                   "UTF-8", code=2)
     path.write_bytes(good + json.dumps(json.loads(good) | {"deck": "5D 3S"}).encode() + b"\n")
-    one_error_line(cli_run("generate", "--count", "3", "--out", path, "--resume", "-q"), 2, path, "line 2",
-                   '"deck"')
+    one_error_line(cli_run("generate", "--count", "3", "--out", path, "--resume", "-q"), path, "line 2",
+                   '"deck"', code=2)
     path.write_bytes(good + json.dumps(json.loads(good) | {"rating": [1]}).encode() + b"\n")
-    one_error_line(cli_run("generate", "--count", "3", "--out", path, "--resume", "-q"), 2, path, "line 2",
-                   '"rating"')
+    one_error_line(cli_run("generate", "--count", "3", "--out", path, "--resume", "-q"), path, "line 2",
+                   '"rating"', code=2)
 
 
 def test_a_torn_last_line_is_still_forgiven_even_mid_character(core, tmp_path):
@@ -158,7 +137,7 @@ def test_a_whole_last_line_without_its_newline_is_kept_on_resume(core, tmp_path)
 
 def test_a_warning_never_comes_before_the_error(tmp_path):
     path = write_lines(tmp_path / "r.jsonl", b'{"seed": 1, "rul')   # only a torn line
-    one_error_line(cli_run("stats", "--summary", path), 2, "no results", path)
+    one_error_line(cli_run("stats", "--summary", path), "no results", path, code=2)
 
 
 def test_gzip_damage_is_one_line(tmp_path):
@@ -168,10 +147,10 @@ def test_gzip_damage_is_one_line(tmp_path):
             f.write(json.dumps(rec(s)) + "\n")
     cut = tmp_path / "cut.jsonl.gz"
     cut.write_bytes(good.read_bytes()[:-30])
-    one_error_line(cli_run("stats", "--summary", cut), 2, cut)
+    one_error_line(cli_run("stats", "--summary", cut), cut, code=2)
     plain = tmp_path / "plain.jsonl.gz"
     plain.write_text(json.dumps(rec(1)) + "\n")
-    one_error_line(cli_run("stats", "--summary", plain), 2, plain, "gzip")
+    one_error_line(cli_run("stats", "--summary", plain), plain, "gzip", code=2)
     assert json.loads(cli_run("stats", "--summary", good, "--json").stdout)["exact"] == 199
 
 
@@ -191,7 +170,7 @@ def test_benchmark_readers_answer_a_bad_file_in_one_line(tmp_path, script):
                 f"t.STATS = pathlib.Path({str(tmp_path)!r}); sys.exit(t.main())"]
     proc = subprocess.run([sys.executable, *args], cwd=ROOT, env=env(), capture_output=True, text=True)
     assert proc.stdout == ""
-    proc_one_error_line(proc, 2, path, "line 2", '"score"')
+    one_error_line(proc, path, "line 2", '"score"', code=2)
 
 
 # ------------------------------------------------------- hypothesis: any line
@@ -239,7 +218,7 @@ def test_any_results_file_reads_right_or_fails_in_one_line(tmp_path, lines, end_
     result = cli_run("stats", "--summary", path)
     assert result.exit_code in (0, 2), (result.exit_code, result.stderr, result.exception)
     if result.exit_code == 2:
-        one_error_line(result, 2, path)
+        one_error_line(result, path, code=2)
 
 
 @FUZZ
@@ -273,7 +252,7 @@ needs_dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no 
 def test_out_on_dev_full_is_one_line_exit_1(core, args):
     proc = subprocess.run(command(*args, "--out", "/dev/full", "-q"), cwd=ROOT, env=env(), capture_output=True,
                           text=True, timeout=120)
-    proc_one_error_line(proc, 1, "/dev/full", "no space left")
+    one_error_line(proc, "/dev/full", "no space left", code=1)
 
 
 @needs_dev_full
@@ -282,7 +261,7 @@ def test_stdout_on_dev_full_is_one_line_exit_1(args):
     with open("/dev/full", "w") as full:
         proc = subprocess.run(command(*args), cwd=ROOT, env=env(), stdout=full, stderr=subprocess.PIPE, text=True)
     proc.stdout = ""
-    proc_one_error_line(proc, 1, "standard output", "no space left")
+    one_error_line(proc, "standard output", "no space left", code=1)
 
 
 @needs_dev_full
@@ -292,7 +271,7 @@ def test_stats_summary_to_dev_full_keeps_every_result(core, tmp_path):
         proc = subprocess.run(command("stats", "--seeds", "1-20", *HARD, "--out", out, "-q"), cwd=ROOT, env=env(),
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
     proc.stdout = ""
-    proc_one_error_line(proc, 1, "no space left")
+    one_error_line(proc, "no space left", code=1)
     assert sorted(seeds_in(out)) == list(range(1, 21))
 
 
@@ -308,7 +287,7 @@ def test_a_disk_that_fills_mid_run_loses_nothing(core, tmp_path, jobs):
     out, whole = tmp_path / "r.jsonl", tmp_path / "whole.jsonl"
     proc = subprocess.run(command("stats", "--seeds", "1-60", *HARD, "--jobs", jobs, "--out", out, "-q"), cwd=ROOT,
                           env=env(), capture_output=True, text=True, timeout=120, preexec_fn=_limited(4000))
-    proc_one_error_line(proc, 1, out, "file too large", "--resume")
+    one_error_line(proc, out, "file too large", "--resume", code=1)
     text = out.read_text()
     assert text.endswith("\n") and len(text) <= 4000
     kept = seeds_in(out)   # every line whole
@@ -325,7 +304,7 @@ def test_generate_on_a_disk_that_fills_keeps_whole_deals(core, tmp_path):
     out = tmp_path / "deals.jsonl"
     proc = subprocess.run(command("generate", "--count", "50", "--out", out, "-q"), cwd=ROOT, env=env(),
                           capture_output=True, text=True, timeout=300, preexec_fn=_limited(3000))
-    proc_one_error_line(proc, 1, out, "file too large", "--resume")
+    one_error_line(proc, out, "file too large", "--resume", code=1)
     entries, torn = read_catalogue(out)
     assert entries and torn == [] and out.read_text().endswith("\n")
     assert f"holds {len(entries)} of 50 deals" in proc.stderr
@@ -334,7 +313,7 @@ def test_generate_on_a_disk_that_fills_keeps_whole_deals(core, tmp_path):
 @pytest.mark.parametrize("args", [["stats", "--seeds", "1-2"], ["generate", "--count", "1"]])
 def test_a_gz_out_is_refused_not_written_as_plain_text(tmp_path, args):
     out = tmp_path / "r.jsonl.gz"
-    one_error_line(cli_run(*args, "--out", out, "-q"), 2, out, "gzip")
+    one_error_line(cli_run(*args, "--out", out, "-q"), out, "gzip", code=2)
     assert not out.exists()
 
 
@@ -474,7 +453,7 @@ def test_a_real_run_that_cannot_search_fails_loudly(core, tmp_path):
     out = tmp_path / "r.jsonl"
     result = cli_run("stats", "--seeds", "1-30", "--max-nodes", 2 ** 63, "--out", out, "-q")
     assert result.exit_code in (1, 2)   # 2 once the option itself is range-checked
-    one_error_line(result, result.exit_code)
+    one_error_line(result, code=result.exit_code)
 
 
 # ------------------------------------------------- Ctrl-C outside the loop

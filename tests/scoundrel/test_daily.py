@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scoundrel_solver.cli import daily as daily_cli
-from clitools import invoke
+from clitools import invoke, one_error_line
 from scoundrel_solver import Rules, State, deal, format_line, parse_cards, parse_line, replay
 from scoundrel_solver.scoundrel.lines import fewest_rooms_line
 from scoundrel_solver.scoundrel.daily import METHOD_SINCE, calibration_for, daily_challenge, label_candidate, method_for
@@ -37,11 +37,6 @@ DATE = "2026-03-14"
 
 def run(*args, code=0, input=None):
     return invoke(args, code, input)
-
-
-def one_error_line(result):
-    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
-    return result.stderr
 
 
 def check_deal(d: dict) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from clitools import invoke
+from clitools import invoke, one_error_line
 from scoundrel_solver import Rules
 from scoundrel_solver.batch import BatchError, parse_seeds, seeds_text
 from scoundrel_solver.intervals import wilson
@@ -188,14 +188,6 @@ def test_stats_without_out_file_and_other_rules(core):
     assert s["rules"] == Rules(flee="easy").as_dict() and s["exact"] == 5
 
 
-def _one_error_line(result, *words):
-    assert result.stdout == ""
-    err = result.stderr.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: "), result.stderr
-    for word in words:
-        assert word in err[0], err[0]
-
-
 @pytest.mark.parametrize("args, words", [
     (["--seeds", "9-1"], ["9-1"]),
     (["--seeds", "abc"], ["abc"]),
@@ -208,18 +200,18 @@ def _one_error_line(result, *words):
     (["--summary", "nowhere.jsonl"], ["nowhere.jsonl"]),
     (["--summary", "x.jsonl", "--jobs", "2"], ["--jobs"]),
 ])
-def test_bad_input_is_one_error_line(args, words, tmp_path, monkeypatch):
+def test_bad_input_isone_error_line(args, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    _one_error_line(run(*args, code=2), *words)
+    one_error_line(run(*args, code=2), *words)
 
 
 def test_existing_file_needs_resume_or_overwrite(core, tmp_path):
     out = tmp_path / "r.jsonl"
     run("--seeds", "1-2", "--out", out, "-q")
-    _one_error_line(run("--seeds", "1-2", "--out", out, code=2), "--resume", "--overwrite")
-    _one_error_line(run("--seeds", "1-2", "--out", out, "--resume", "--flee", "hard", code=2),
+    one_error_line(run("--seeds", "1-2", "--out", out, code=2), "--resume", "--overwrite")
+    one_error_line(run("--seeds", "1-2", "--out", out, "--resume", "--flee", "hard", code=2),
                     "other rules", "classic", "hard")
-    _one_error_line(run("--seeds", "1-2", "--out", out, "--resume", "--overwrite", code=2), "not both")
+    one_error_line(run("--seeds", "1-2", "--out", out, "--resume", "--overwrite", code=2), "not both")
     assert len(lines(out)) == 2
     run("--seeds", "3", "--out", out, "--overwrite", "-q")
     assert [r["seed"] for r in lines(out)] == [3]
@@ -229,7 +221,7 @@ def test_existing_file_needs_resume_or_overwrite(core, tmp_path):
 def test_missing_extra_names_it(backend, monkeypatch):
     monkeypatch.setitem(sys.modules, backend, None)  # import fails as if not installed
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
-    _one_error_line(run("--seeds", "1-3", "--backend", backend, code=2), f"scoundrel-solver[{backend}]")
+    one_error_line(run("--seeds", "1-3", "--backend", backend, code=2), f"scoundrel-solver[{backend}]")
 
 
 # ------------------------------------------------------- Ctrl-C and resume
