@@ -64,8 +64,6 @@ def random_position(rnd: random.Random, rules: Rules):
             return seed, moves, state
 
 
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mode", choices=("solo", "coop"), default="solo")

@@ -164,8 +164,6 @@ def cold():
     pools.close_pool()
 
 
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--modes", default="solo,coop")

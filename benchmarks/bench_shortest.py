@@ -36,8 +36,6 @@ def _range(text: str) -> list:
     return list(range(int(a), int(b or a) + 1))
 
 
-
-
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--mode", default="solo", choices=["solo", "coop"])

@@ -312,7 +312,6 @@ def run(args) -> int:
 # ---------------------------------------------------------------- summary
 
 
-
 def summarise(records, source="") -> int:
     """Print the summary of ``records``; exit status 1 if any deal is not exact."""
     # The last record of a (rules, seed) wins (a --resume --redo-inexact rerun).

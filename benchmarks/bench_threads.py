@@ -59,8 +59,6 @@ def seeds_of(text):
     return out
 
 
-
-
 def summary(rows, n=None):
     by = {}
     for r in rows:

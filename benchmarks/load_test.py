@@ -133,8 +133,6 @@ def rss_kb(pids) -> tuple:
     return total, peak_one
 
 
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=8)

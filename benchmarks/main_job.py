@@ -57,8 +57,6 @@ def deals(text: str) -> list:
     return out
 
 
-
-
 def run(exe: str, args: list, timeout: float) -> dict:
     """One cold ``exe args --json``: its JSON, wall and CPU seconds."""
     t0 = time.perf_counter()

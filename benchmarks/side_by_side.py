@@ -88,8 +88,6 @@ def parse_set(text: str) -> tuple:
     return name, out
 
 
-
-
 def summary(name: str, rows: list) -> str:
     out = []
     digests = {}

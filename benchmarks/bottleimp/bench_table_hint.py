@@ -23,9 +23,9 @@ import statistics
 import sys
 from pathlib import Path
 
+from scoundrel_solver.batch import percentile
 from scoundrel_solver.bottleimp import Play, Rules, deal
 from scoundrel_solver.bottleimp.tablehint import table_hint
-from scoundrel_solver.batch import percentile
 from scoundrel_solver.bottleimp.worlds import view_of
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp"
@@ -50,8 +50,6 @@ def position(rules, i):
         state = state.apply(action)
         if state.finished:
             return None
-
-
 
 
 def run(args):
