@@ -66,7 +66,7 @@ from scoundrel_solver.batch import BatchError, parse_seeds  # noqa: E402
 from scoundrel_solver.scoundrel.stats import ResultsFile, Settings, read_records, solve_seed  # noqa: E402
 from scoundrel_solver.scoundrel.rating import LABEL_NAMES, analyse, build_calibration, rate_record  # noqa: E402
 
-PACKAGE_FILE = ROOT / "solver" / "data" / "calibration.json"
+PACKAGE_FILE = ROOT / "solver" / "scoundrel" / "data" / "calibration.json"
 
 
 def _analyse(job):

@@ -339,6 +339,16 @@ def test_split_half_check_of_a_calibration():
     assert script.split_half(_fake_records([1]), "solo", {}) == "too few deals for a split-half check"
 
 
+def test_build_writes_the_table_the_package_reads():
+    """``calibrate_rating.py build`` writes the file ``calibration()`` loads (it wrote
+    ``solver/data/`` after Scoundrel moved to ``solver/scoundrel/``)."""
+    from importlib import resources
+    from scoundrel_solver.scoundrel import rating
+    packaged = Path(str(resources.files(rating.__package__).joinpath("data", "calibration.json")))
+    assert packaged.is_file()
+    assert _calibration_script().PACKAGE_FILE.resolve() == packaged.resolve()
+
+
 # ------------------------------------------- live ratings agree with the table
 RECORDS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 # Solo deals whose features tie the table's rounded values so that an
