@@ -41,6 +41,8 @@ Step 2 turns the records into the quantile tables and writes the package file:
 It prints how the labels fall on the calibration deals, and a split-half check of how
 settled the table is: the later half of each mode's deals (by seed), labelled with a
 table built from the earlier half only, against their labels under the whole table.
+``--against TABLE.json`` also says how many of the deals get another label from the new
+table than from that one (the same features ranked against each).
 
 Calibration uses the default rules of each mode (solo: classic flee, strict
 weapons; co-op: 52 cards, lenient weapons); other rule variants are rated
@@ -192,6 +194,8 @@ def cmd_build(args):
               + f"; analysis median {statistics.median(secs):.2f} s/deal, max {max(secs):.1f} s"
               + (f" (for {reused} deals the solve was the stats run's: its time counted)" if reused else ""))
         print(f"{mode}: {split_half(recs, mode, rated)}")
+        if args.against:
+            print(f"{mode}: {against(recs, mode, rated, json.loads(args.against.read_text()), args.against.name)}")
 
 
 def _rate_records(recs, mode, cal) -> dict:
@@ -221,6 +225,22 @@ def split_half(recs, mode, rated) -> str:
             "on average")
 
 
+def against(recs, mode, rated, other: dict, name: str) -> str:
+    """How the labels of the winnable deals move from the table ``other`` (of the same
+    records' features) to the new one: what ``rate`` prints for them, before and after."""
+    if not other.get(mode):
+        return f"{name} has no {mode} table"
+    before = _rate_records(recs, mode, other)
+    wins = [s for s, r in rated.items() if r.won]
+    if not wins:
+        return "no winnable deal to compare"
+    moved = sum(before[s].label != rated[s].label for s in wins)
+    shift = [abs(before[s].difficulty - rated[s].difficulty) for s in wins]
+    return (f"against {name}: {moved} of the {len(wins)} winnable deals get another label "
+            f"({100 * moved / len(wins):.1f}%); their difficulty moves {statistics.mean(shift):.2f} points "
+            f"on average, {max(shift):.1f} at most")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -245,6 +265,9 @@ def main(argv=None):
                         "the others are analysed again, exactly")
     b = sub.add_parser("build")
     b.add_argument("files", nargs="+")
+    b.add_argument("--against", type=Path, metavar="TABLE.json",
+                   help="also say how the deals' labels move from this table (e.g. "
+                        "solver/scoundrel/data/calibration-v1.json) to the one built")
     args = ap.parse_args(argv)
     cmd_analyse(args) if args.cmd == "analyse" else cmd_build(args)
 

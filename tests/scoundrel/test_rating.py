@@ -349,6 +349,22 @@ def test_build_writes_the_table_the_package_reads():
     assert _calibration_script().PACKAGE_FILE.resolve() == packaged.resolve()
 
 
+def test_build_against_another_table_counts_the_labels_that_move():
+    from scoundrel_solver.scoundrel.rating import build_calibration
+    script = _calibration_script()
+    recs = _fake_records(range(1, 81))
+    cal = build_calibration({"solo": recs})
+    rated = script._rate_records(recs, "solo", cal)
+    msg = script.against(recs, "solo", rated, cal, "same.json")
+    assert msg.startswith("against same.json: 0 of the 80 winnable deals get another label (0.0%)")
+    assert "moves 0.00 points on average, 0.0 at most" in msg
+    other = build_calibration({"solo": _fake_records(range(1, 81), shift=0.5)})
+    moved = script.against(recs, "solo", rated, other, "other.json")
+    n = int(moved.split("other.json: ")[1].split()[0])
+    assert n == sum(script._rate_records(recs, "solo", other)[s].label != rated[s].label for s in rated) > 20
+    assert script.against(recs, "coop", rated, other, "other.json") == "other.json has no coop table"
+
+
 # ------------------------------------------- live ratings agree with the table
 RECORDS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 # Solo deals whose features tie the table's rounded values so that an
