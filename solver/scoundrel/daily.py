@@ -30,8 +30,12 @@ tables, ``calibration-v1.json``.
 In v1 and v2 each co-op win check of a candidate's rating stops after
 ``DECIDE_NODES_COOP`` nodes, so a co-op daily with a difficulty depends on
 the search core's node counts.  Method ``v3`` (from 2027-02-01) is v2 with
-``v3`` in the key and the id and every win check exact: its dailies are a
-function of the date, the options and the tables alone, whatever the core
+``v3`` in the key and the id, every win check exact, and the tables of
+version 3, ``calibration-v3.json``: v1's solo table, and a co-op table built
+from the exact analyses of the same 10,000 calibration deals
+(``benchmarks/results/calibration-coop-exact.jsonl``), so that the table and
+the candidates it labels are measured alike.  Its dailies are a function of
+the date, the options and the tables alone, whatever the core
 (tests/scoundrel/test_effort.py runs them under a perturbed core).
 
 The co-op table entered version 1 on 2026-12-01, when the co-op calibration
@@ -66,7 +70,7 @@ METHODS = tuple(METHOD_SINCE)
 # Per method: the calibration table file, the precision features are ranked
 # at (None: unrounded, method v1's comparison), and the node limit of each
 # co-op win check (None: exact; v1 and v2 keep theirs so their dailies stay).
-_TABLES = {"v1": "calibration-v1.json", "v2": "calibration-v1.json", "v3": "calibration-v1.json"}
+_TABLES = {"v1": "calibration-v1.json", "v2": "calibration-v1.json", "v3": "calibration-v3.json"}
 _DECIMALS = {"v1": None, "v2": FEATURE_DECIMALS, "v3": FEATURE_DECIMALS}
 _CHECK_NODES = {"v1": DECIDE_NODES_COOP, "v2": DECIDE_NODES_COOP, "v3": None}
 MAX_CANDIDATES = 2000

@@ -449,6 +449,51 @@ def test_the_calibration_tables_of_method_v1_never_change():
     assert not v1["coop"].get("provisional") and not v1["solo"].get("provisional")
 
 
+# The same of calibration-v3.json (method v3, from 2027-02-01), pinned when the exact
+# co-op analysis of the 10,000 calibration deals was complete: frozen from then on.
+V3_TABLE = {"version": "6b86b273ff34fce1", "weights": "606593d71faae2e0", "labels": "8e6305f804c4107e",
+            "solo": "TO-BE-PINNED", "coop": "TO-BE-PINNED"}
+
+
+def test_the_calibration_tables_of_method_v3_never_change():
+    import hashlib
+    v1, v3 = calibration_for("v1"), calibration_for("v3")
+    got = {k: hashlib.sha256(json.dumps(v, sort_keys=True).encode()).hexdigest()[:16] for k, v in v3.items()}
+    assert got == V3_TABLE
+    # v1's solo table (solo checks always were exact; v1 predates the "provisional" key),
+    # v1's weights and cuts; a co-op table of its own, complete
+    assert {k: v for k, v in v3["solo"].items() if k != "provisional"} == v1["solo"]
+    assert (v3["version"], v3["weights"], v3["labels"]) == (v1["version"], v1["weights"], v1["labels"])
+    assert v3["coop"]["deals"] == 10_000 and v3["coop"]["provisional"] is False
+    assert v3["coop"]["quantiles"] != v1["coop"]["quantiles"]
+
+
+def test_v3_dailies_label_their_candidates_with_the_v3_tables(monkeypatch):
+    """From 2027-02-01 a daily's candidates are labelled with calibration-v3.json and
+    those of v2 (January 2027) with v1's: a co-op deal whose exact features the two
+    tables label differently is accepted for its v3 label and never for its v1 one.
+    (The analysis is the deal's record, so no deal is solved here.)"""
+    import scoundrel_solver.scoundrel.daily as daily_mod
+    from scoundrel_solver.scoundrel.rating import rate_record
+    rules = Rules(mode="coop")
+    v1, v3 = calibration_for("v1"), calibration_for("v3")
+    records = [json.loads(x) for x in (ROOT / "benchmarks" / "results" /
+                                       "calibration-coop-exact.jsonl").read_text().splitlines()]
+    record = next(r for r in records
+                  if r["won"] and rate_record(r, rules, v1).label != rate_record(r, rules, v3).label)
+    want = rate_record(record, rules, v3)
+    monkeypatch.setattr(daily_mod, "MAX_CANDIDATES", 50)
+    monkeypatch.setattr(daily_mod, "analyse", lambda deck, rules, seed=None, **kw: rate_record(record, rules, v1))
+    for date in ("2027-02-01", "2027-02-02", "2031-06-30"):
+        d = daily_challenge(date, rules, want.label)
+        assert (d.method, d.candidate, d.rating.label) == ("v3", 0, want.label)
+        assert d.rating.difficulty == want.difficulty
+        with pytest.raises(daily_mod.DailyError, match="no .* deal among the first 50 candidates"):
+            daily_challenge(date, rules, want.label, method="v2")
+    old = daily_challenge("2027-01-31", rules, rate_record(record, rules, v1).label)
+    assert (old.method, old.candidate) == ("v2", 0)
+
+
 def test_coop_daily_with_a_difficulty_has_that_label_and_replays():
     d = daily_json("--date", "2026-12-02", "--mode", "coop", "--difficulty", "easy", "--reveal")
     assert d["id"] == "v1-2026-12-02-coop-52-lenient-easy" and d["rules"] == Rules(mode="coop").as_dict()

@@ -386,11 +386,26 @@ def _records(mode: str, seeds) -> dict:
     return out
 
 
-def test_packaged_table_is_rebuilt_from_the_records_byte_for_byte():
+def test_packaged_tables_are_rebuilt_from_the_records_byte_for_byte():
+    """``calibrate_rating.py build`` of the solo records and the exact co-op records writes
+    ``calibration.json`` (``rate``, ``generate``), whose copy is daily method v3's table;
+    method v1's table was built from the same solo records and the co-op records of
+    2-M-node checks, before a table said whether it is provisional."""
+    from importlib import resources
+    from scoundrel_solver.scoundrel import rating
     from scoundrel_solver.scoundrel.rating import build_calibration
-    recs = {m: [json.loads(x) for x in (RECORDS / f"calibration-{m}.jsonl").read_text().splitlines()]
-            for m in ("solo", "coop")}
-    assert build_calibration(recs) == calibration()
+    recs = {name: [json.loads(x) for x in (RECORDS / f"calibration-{name}.jsonl").read_text().splitlines()]
+            for name in ("solo", "coop", "coop-exact")}
+    exact = recs["coop-exact"]
+    assert sorted(r["seed"] for r in exact) == list(range(1, 10_001))
+    assert all(r["exact"] and r["undecided"] == 0 and r["rules"] == Rules(mode="coop").as_dict() for r in exact)
+    data = resources.files(rating.__package__).joinpath("data")
+    built = json.dumps(build_calibration({"solo": recs["solo"], "coop": exact}), separators=(",", ":")) + "\n"
+    assert built == data.joinpath("calibration.json").read_text() == data.joinpath("calibration-v3.json").read_text()
+    assert json.loads(built) == calibration()
+    v1 = build_calibration({"solo": recs["solo"], "coop": recs["coop"]})
+    del v1["solo"]["provisional"]
+    assert json.dumps(v1, separators=(",", ":")) + "\n" == data.joinpath("calibration-v1.json").read_text()
 
 
 def test_a_calibration_deal_rated_live_gets_the_label_of_its_record():
