@@ -44,6 +44,14 @@ table built from the earlier half only, against their labels under the whole tab
 ``--against TABLE.json`` also says how many of the deals get another label from the new
 table than from that one (the same features ranked against each).
 
+``compare OLD.jsonl NEW.jsonl`` says how two analyses of the same deals differ (features,
+and labels, each ranked against its table: ``--old-table``, ``--new-table``), e.g. the
+node-limited co-op records against the exact ones:
+
+    python benchmarks/calibrate_rating.py compare benchmarks/results/calibration-coop.jsonl \
+        benchmarks/results/calibration-coop-exact.jsonl \
+        --old-table solver/scoundrel/data/calibration-v1.json
+
 Calibration uses the default rules of each mode (solo: classic flee, strict
 weapons; co-op: 52 cards, lenient weapons); other rule variants are rated
 against their mode's table.
@@ -241,6 +249,52 @@ def against(recs, mode, rated, other: dict, name: str) -> str:
             f"on average, {max(shift):.1f} at most")
 
 
+def compare(old: dict, new: dict, old_table: dict, new_table: dict) -> list:
+    """Lines saying how the records of ``new`` differ from those of ``old`` for the same
+    deals (seed -> record): which features moved, and the labels of the winnable deals,
+    each record ranked against its own table."""
+    seeds = sorted(set(old) & set(new))
+    if not seeds:
+        return ["no deal in both files"]
+    mode = new[seeds[0]]["rules"]["mode"]
+    rules = Rules(mode=mode)
+    moved = [s for s in seeds if old[s]["features"] != new[s]["features"]]
+    lines = [f"{len(seeds)} deals in both; {len(moved)} have other features"
+             + (" (" + ", ".join(f"{f} {sum(old[s]['features'][f] != new[s]['features'][f] for s in moved)}"
+                                 for f in new[seeds[0]]["features"]) + ")" if moved else "")]
+    if sum(old[s]["score"] != new[s]["score"] or old[s]["won"] != new[s]["won"] for s in seeds):
+        lines.append("the scores differ: these are not analyses of the same deals and rules")
+        return lines
+    wins = [s for s in seeds if new[s]["won"]]
+    if wins:
+        before = {s: rate_record(old[s], rules, old_table) for s in wins}
+        after = {s: rate_record(new[s], rules, new_table) for s in wins}
+        shift = [after[s].difficulty - before[s].difficulty for s in wins]
+        changed = sum(before[s].label != after[s].label for s in wins)
+        lines.append(f"of the {len(wins)} winnable deals, {changed} get another label ({100 * changed / len(wins):.1f}%); "
+                     f"difficulty moves {statistics.mean(shift):+.2f} points on average, "
+                     f"{statistics.mean(map(abs, shift)):.2f} in size, from {min(shift):+.1f} to {max(shift):+.1f}")
+    return lines
+
+
+def cmd_compare(args):
+    def fail(msg):
+        print(f"error: {msg}", file=sys.stderr)
+        sys.exit(2)
+    for path in (args.old, args.new, args.old_table, args.new_table):
+        if path is not None and not path.is_file():
+            fail(f"{path}: no such file")
+    old, new = load(args.old), load(args.new)
+    tables = []
+    for path in (args.old_table, args.new_table):
+        try:
+            tables.append(json.loads(path.read_text()) if path else None)
+        except (ValueError, UnicodeDecodeError) as exc:
+            fail(f"{path}: not a calibration table ({exc})")
+    for line in compare(old, new, *tables):
+        print(line)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -268,8 +322,14 @@ def main(argv=None):
     b.add_argument("--against", type=Path, metavar="TABLE.json",
                    help="also say how the deals' labels move from this table (e.g. "
                         "solver/scoundrel/data/calibration-v1.json) to the one built")
+    c = sub.add_parser("compare", help="how the records of NEW differ from those of OLD for the same deals")
+    c.add_argument("old", type=Path, metavar="OLD.jsonl")
+    c.add_argument("new", type=Path, metavar="NEW.jsonl")
+    c.add_argument("--old-table", type=Path, metavar="TABLE.json",
+                   help="the table OLD's records are labelled with (default: the packaged calibration.json)")
+    c.add_argument("--new-table", type=Path, metavar="TABLE.json", help="the same for NEW's records")
     args = ap.parse_args(argv)
-    cmd_analyse(args) if args.cmd == "analyse" else cmd_build(args)
+    {"analyse": cmd_analyse, "build": cmd_build, "compare": cmd_compare}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -365,6 +365,38 @@ def test_build_against_another_table_counts_the_labels_that_move():
     assert script.against(recs, "coop", rated, other, "other.json") == "other.json has no coop table"
 
 
+def test_compare_two_analyses_of_the_same_deals(tmp_path):
+    from scoundrel_solver.scoundrel.rating import build_calibration
+    script = _calibration_script()
+    rules = Rules().as_dict()
+    old = {r["seed"]: dict(r, rules=rules) for r in _fake_records(range(1, 41))}
+    new = {s: dict(r, features=dict(r["features"])) for s, r in old.items()}
+    table = build_calibration({"solo": list(old.values())})
+    assert script.compare(old, new, table, table) == [
+        "40 deals in both; 0 have other features",
+        "of the 40 winnable deals, 0 get another label (0.0%); difficulty moves +0.00 points on average, "
+        "0.00 in size, from +0.0 to +0.0"]
+    for s in (3, 7):
+        new[s]["features"]["critical"] = 1.0          # the hardest of all on that feature
+    lines = script.compare(old, new, table, table)
+    assert lines[0].startswith("40 deals in both; 2 have other features (critical 2, narrowness 0")
+    assert "from +0.0 to +" in lines[1] and float(lines[1].split(" to +")[1]) > 0
+    assert script.compare(old, {}, table, table) == ["no deal in both files"]
+    new[5]["score"] = 1
+    assert script.compare(old, new, table, table)[1].startswith("the scores differ")
+    import subprocess
+    import sys
+    recs = tmp_path / "recs.jsonl"
+    recs.write_text("".join(json.dumps(r) + "\n" for r in old.values()))
+    (tmp_path / "bad.json").write_text("{not json")
+    for args, what in ((["nowhere.jsonl", "recs.jsonl"], "nowhere.jsonl: no such file"),
+                       (["recs.jsonl", "recs.jsonl", "--new-table", "bad.json"], "bad.json: not a calibration table")):
+        out = subprocess.run([sys.executable, script.__file__, "compare", *args], capture_output=True, text=True,
+                             cwd=tmp_path)
+        assert out.returncode == 2 and out.stdout == "" and len(out.stderr.splitlines()) == 1, out.stderr
+        assert what in out.stderr
+
+
 # ------------------------------------------- live ratings agree with the table
 RECORDS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 # Solo deals whose features tie the table's rounded values so that an
