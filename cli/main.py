@@ -25,10 +25,10 @@ from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.scoundrel import answers
 
 from . import render
+from .exits import EXIT_ENGINE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_USAGE
 from .options import (GameChoice, game_options, json_option, pretty_option, progress_option, search_options,
                       threads_option, typed, usage_error)
 
-EXIT_OK, EXIT_IO, EXIT_USAGE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 # Every solver input error (CardError, SeedError, RulesError, NotationError,
 # IllegalMove, PositionError) is an InputError; caught here and nowhere else.
