@@ -18,8 +18,8 @@ from scoundrel_solver.scoundrel.deal import check_seed
 
 from .options import GameChoice, rule_options
 from .options import MAX_JOBS, MAX_SEED, WholeNumber
+from .exits import EXIT_INTERRUPTED
 
-EXIT_INTERRUPTED = 130
 
 GENERATE_HELP = """Write N distinct winnable deals, each with its rating and a solution.
 

@@ -91,7 +91,7 @@ def _table_options(f):
         click.option("--unseen", metavar="CARDS", default=None, help="Or: the face-down cards, order unknown."),
         click.option("--bottom", metavar="CARDS", default=None,
                      help="Face-down cards known to lie at the bottom, first to come back first."),
-        click.option("--position", type=click.File("r", encoding="utf-8"), default=None, metavar="FILE",
+        click.option("--position", type=click.File("rb"), default=None, metavar="FILE",
                      help="A position as JSON (- for stdin), as hint/replay --json print it: with its "
                           "dungeon an exact hint, with unseen cards a real-table one; see docs/json.md."),
         click.option("--samples", type=WholeNumber(1, MAX_SAMPLES), default=DEFAULT_SAMPLES,

@@ -21,7 +21,7 @@ from .imp_solve import hint_command, solve_command
 from .imp_stats import imp_stats_command
 from .options import json_option, usage_error
 
-IMP_HELP = """The Bottle Imp (Der Flaschenteufel): deals, lines of play, a game in the terminal.
+IMP_HELP = """The Bottle Imp (Der Flaschenteufel): exact values, hints, reviews, puzzles, a game.
 
 Günter Cornett's trick-taking game, above all its two-player variants: Lopaka (a
 dummy third player who follows a fixed rule) and Glitzerhaus (each player holds an
@@ -77,7 +77,8 @@ Examples:
 """
 
 
-@click.group("imp", help=IMP_HELP, invoke_without_command=True)
+@click.group("imp", help=IMP_HELP, short_help="The Bottle Imp: exact values, hints, play (its commands).",
+             invoke_without_command=True)
 @click.pass_context
 def imp_group(ctx: click.Context):
     if ctx.invoked_subcommand is None:      # the help, as the root command without options

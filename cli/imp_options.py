@@ -80,20 +80,7 @@ def print_json(obj: dict) -> None:
 def read_position(handle):
     """A §7 position from an open binary file (``--position``, ``-`` for stdin), every check made."""
     from scoundrel_solver.bottleimp.position import position_from_json
-    from scoundrel_solver.errors import InputError
+    from scoundrel_solver.jsonform import read_document
     name = getattr(handle, "name", "-")
     name = "standard input" if name in ("-", "<stdin>") or not isinstance(name, str) else name
-    try:
-        data = handle.read(MAX_POSITION_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read --position {name}: {exc.strerror or exc}") from None
-    if len(data) > MAX_POSITION_BYTES:
-        raise InputError(f"--position {name}: more than {MAX_POSITION_BYTES:,} bytes; a position is a few hundred")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"--position {name} is not UTF-8 text") from None
-    return position_from_json(text, f"--position {name}", answers=True)
-
-
-MAX_POSITION_BYTES = 1_000_000
+    return position_from_json(read_document(handle, f"--position {name}"), f"--position {name}", answers=True)

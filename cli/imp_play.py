@@ -10,7 +10,6 @@ with the deal known is ``hint dd``, named for what it sees.
 from __future__ import annotations
 
 import shlex
-import sys
 from typing import Callable
 
 import click
@@ -28,9 +27,8 @@ from .imp_options import imp_options, pretty_option, print_json
 from .imp_progress import search_reporter, worlds_reporter
 from .imp_text import seat_name
 from .options import OneOf, Seconds, WholeNumber, json_option, usage_error
-from .terminal import Terminal
+from .terminal import Commands, Terminal, run_session
 
-EXIT_INTERRUPTED = 130
 
 PLAY_HELP = """Play a round of the Bottle Imp in the terminal against bots.
 
@@ -95,7 +93,7 @@ deal known: it sees every card), explain CARD, explain dd CARD, moves, look, und
 help, quit."""
 
 
-class Session:
+class Session(Commands):
     """One round: the states passed and the actions taken; ``mine`` marks the indexes of
     the actions that were the human's decisions (undo goes back to one of them)."""
 
@@ -123,6 +121,12 @@ class Session:
     @property
     def state(self):
         return self.states[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.state.finished
+
+    help_text = IN_GAME_HELP
 
     @property
     def me(self) -> str:
@@ -376,25 +380,10 @@ class Session:
         self.echo("")
         self.look()
 
-    def handle(self, text: str) -> None:
-        words = text.split()
-        word = words[0].lower() if words else ""
-        if word in ("", "look", "l"):
-            self.look()
-        elif word in ("help", "?"):
-            self.echo(IN_GAME_HELP)
-        elif word in ("moves", "line"):
-            seen = self.seen_line()
-            note = "  (? = cards you have not seen)" if "?" in seen else ""
-            self.echo("Line so far: " + (seen or "(no moves)") + note)
-        elif word in ("undo", "u"):
-            self.undo(words[1:])
-        elif word in ("hint", "h"):
-            self.hint(words[1:])
-        elif word in ("explain", "why"):
-            self.explain(words[1:])
-        else:
-            self.play(text)
+    def show_line(self) -> None:
+        seen = self.seen_line()
+        note = "  (? = cards you have not seen)" if "?" in seen else ""
+        self.echo("Line so far: " + (seen or "(no moves)") + note)
 
     # ------------------------------------------------------------- hints
     def _no_hint(self) -> str:
@@ -568,20 +557,4 @@ def play_command(game, seat, bot, bot_seed, moves, hint_time, workers, move, rev
     replay(chosen.start(), segments)            # every move checked before the round starts
     actions = [a for segment in segments for a in segment]
     session = Session(chosen, seats.index(seat), bot, bot_seed, click.echo, pretty, actions, hint_time, workers)
-    terminal = Terminal()
-    session.start()
-    try:
-        while not session.state.finished:
-            line = terminal.read(session.prompt())
-            if line is None:
-                session.leave("End of input")
-                return
-            if line.strip().lower() in ("quit", "q", "exit"):
-                session.leave("Quit")
-                return
-            session.handle(line)
-    except KeyboardInterrupt:
-        click.echo()
-        session.leave("Interrupted")
-        sys.exit(EXIT_INTERRUPTED)
-    session.finish()
+    run_session(session, Terminal())

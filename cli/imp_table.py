@@ -21,24 +21,17 @@ from .imp_options import ImpOptions, print_json
 from .imp_progress import worlds_reporter
 from .options import usage_error
 
-MAX_VIEW_BYTES = 1_000_000
-
 
 def read_view(path: str):
     """An ``imp-table-view`` (or an ``imp hint --table --json`` answer) from a file, ``-`` for stdin."""
     from scoundrel_solver.bottleimp.tableview import view_from_json
+    from scoundrel_solver.jsonform import read_document
     name = "standard input" if path == "-" else path
     try:
         with click.open_file(path, "rb") as handle:
-            data = handle.read(MAX_VIEW_BYTES + 1)
-    except OSError as exc:
+            text = read_document(handle, f"--table {name}", "a table view")
+    except OSError as exc:          # (opening it)
         raise InputError(f"cannot read --table {name}: {exc.strerror or exc}") from None
-    if len(data) > MAX_VIEW_BYTES:
-        raise InputError(f"--table {name}: more than {MAX_VIEW_BYTES:,} bytes; a table view is a few hundred")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"--table {name} is not UTF-8 text") from None
     return view_from_json(text, f"--table {name}", answers=True)
 
 

@@ -25,10 +25,10 @@ from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.scoundrel import answers
 
 from . import render
+from .exits import EXIT_ENGINE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_USAGE
 from .options import (GameChoice, game_options, json_option, pretty_option, progress_option, search_options,
                       threads_option, typed, usage_error)
 
-EXIT_OK, EXIT_IO, EXIT_USAGE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 # Every solver input error (CardError, SeedError, RulesError, NotationError,
 # IllegalMove, PositionError) is an InputError; caught here and nowhere else.
@@ -138,7 +138,9 @@ def _print_json(obj: dict) -> None:
 
 
 # ----------------------------------------------------------------- main job
-MAIN_HELP = """Exact solver for the card game Scoundrel (solo) and Scoundrel for Two (co-op).
+MAIN_HELP = """Exact solver for the card games Scoundrel (solo) and Scoundrel for Two (co-op),
+and The Bottle Imp (Lopaka, Glitzerhaus): its commands are under
+`scoundrel-solve imp` (scoundrel-solve imp --help).
 
 Without a command it solves one dungeon: the optimal score, proven, and a line
 of play that reaches it, told room by room.  Choose the dungeon with --seed
@@ -155,7 +157,8 @@ Examples:
                                                  play moves, show the position
 
 \b
-Exit status: 0 done, 2 bad input, 3 search engine missing.
+Exit status: 0 done, 1 output that cannot be written, 2 bad input, 3 search
+engine missing, 130 interrupted.
 Rules: docs/rules.md.  Move notation: TD, QSw, 4Sb, TD> (give), avoid; rooms
 separated by " | ".
 """

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime
 import shlex
-import sys
 from typing import Callable, Optional
 
 import click
@@ -20,7 +19,7 @@ from scoundrel_solver.scoundrel.hints import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, 
 from scoundrel_solver.progress import ProgressLine
 
 from . import render
-from .terminal import Terminal
+from .terminal import Commands, Terminal, run_session
 from .hint import exact_hint_within, explain_exact_within, explain_table_hint
 from scoundrel_solver.scoundrel.answers import hint_budget, table_budget
 from scoundrel_solver.scoundrel.game import Game, GameChoice
@@ -28,7 +27,6 @@ from scoundrel_solver.scoundrel.search import default_threads
 from .options import (game_options, pretty_option, progress_option, search_options, threads_option, time_option,
                       usage_error)
 
-EXIT_INTERRUPTED = 130
 TABLE_SAMPLES = DEFAULT_SAMPLES   # as `hint`: the same position gets the same figures
 MAX_TABLE_SAMPLES = 100_000
 TABLE_TT_MB = 256           # as the hint command: table hints need no bigger table
@@ -82,7 +80,7 @@ Commands: hint, hint table [N], undo [N], moves, look, help, quit (or Ctrl-D);
 
 # ------------------------------------------------------------------ session
 
-class Session:
+class Session(Commands):
     """One game: the states passed, the actions taken, and what was asked.
 
     ``states[i + 1]`` is ``states[i]`` after ``actions[i]`` (fight modes
@@ -116,6 +114,8 @@ class Session:
     def over(self) -> bool:
         return self.state.finished
 
+    help_text = IN_GAME_HELP
+
     def prompt(self) -> str:
         return f"hero {self.state.leader + 1}> " if self.state.rules.coop else "> "
 
@@ -124,9 +124,9 @@ class Session:
         self.echo(self.title)
         self.echo("Type moves (5D, QSw, 4Sb, TD>, avoid), hint, undo, help or quit.")
         self.echo("")
-        self.show_room()
+        self.look()
 
-    def show_room(self) -> None:
+    def look(self) -> None:
         """The whole position: room, what to take, heroes, cards left."""
         state = self.state
         self.echo(render.room_header(state, self.pretty))
@@ -192,24 +192,8 @@ class Session:
             f" --line {shlex.quote(self.line_text())} --steps"
 
     # --------------------------------------------------------- one line
-    def handle(self, text: str) -> None:
-        """Act on one input line (the game must not be over)."""
-        words = text.split()
-        word = words[0].lower() if words else ""
-        if word in ("", "look", "l"):
-            self.show_room()
-        elif word in ("help", "?"):
-            self.echo(IN_GAME_HELP)
-        elif word in ("moves", "line"):
-            self.echo("Line so far: " + (self.line_text(self.pretty) or "(no moves)"))
-        elif word in ("undo", "u"):
-            self.undo(words[1:])
-        elif word in ("hint", "h"):
-            self.hint(words[1:])
-        elif word in ("explain", "why"):
-            self.explain(words[1:])
-        else:
-            self.play(text)
+    def show_line(self) -> None:
+        self.echo("Line so far: " + (self.line_text(self.pretty) or "(no moves)"))
 
     def play(self, text: str) -> None:
         state = self.state
@@ -240,7 +224,7 @@ class Session:
             if room_over and not after.finished:
                 if i == len(flat) - 1:
                     self.echo("")
-                    self.show_room()
+                    self.look()
                 else:
                     self.echo(render.room_header(after, self.pretty))
         if not self.over and flat and self.state.rooms_done == states[-2].rooms_done:
@@ -266,7 +250,7 @@ class Session:
         self.undos += 1
         self.echo(f"undone: {' '.join(render.action_text(a, self.pretty) for a in undone)}")
         self.echo("")
-        self.show_room()
+        self.look()
 
     def hint(self, args) -> None:
         kind = args[0].lower() if args else "exact"
@@ -452,23 +436,5 @@ def play_command(game: GameChoice, daily, date, pretty, budget, max_nodes, timeo
     session = Session(chosen, click.echo, pretty=pretty, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb,
                       title=title, budget=budget, progress=progress, threads=threads)
     terminal = Terminal()
-    session.start()
-    try:
-        while True:
-            while not session.over:
-                line = terminal.read(session.prompt())
-                if line is None:
-                    session.leave("End of input")
-                    return
-                if line.strip().lower() in ("quit", "q", "exit"):
-                    session.leave("Quit")
-                    return
-                session.handle(line)
-            # dying is one typo away: offer to take it back before the game ends
-            if not (session.state.dead and session.take_back(terminal.read)):
-                break
-    except KeyboardInterrupt:
-        click.echo()
-        session.leave("Interrupted")
-        sys.exit(EXIT_INTERRUPTED)
-    session.finish()
+    # dying is one typo away: offer to take it back before the game ends
+    run_session(session, terminal, again=lambda: session.state.dead and session.take_back(terminal.read))

@@ -20,8 +20,8 @@ from scoundrel_solver.scoundrel.search import default_engine, load_core
 from . import render
 from .options import GameChoice, json_option, rule_options, search_options, typed, usage_error
 from .options import MAX_JOBS, WholeNumber
+from .exits import EXIT_INTERRUPTED
 
-EXIT_INTERRUPTED = 130
 RULE_PARAMS = ("mode", "flee", "durability", "deck_size")
 HISTOGRAM_ROWS = 16
 BAR_WIDTH = 40

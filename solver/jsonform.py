@@ -54,6 +54,35 @@ def _no_duplicates(pairs):
     return out
 
 
+# The most a position or table-view file may hold: they are a few hundred bytes, and an
+# unbounded read of ``--position /dev/zero`` would never end.
+MAX_DOCUMENT_BYTES = 1_000_000
+
+
+def read_document(handle, what: str, noun: str = "a position", limit: int = MAX_DOCUMENT_BYTES) -> str:
+    """The text of one small JSON document from an open file, binary or text
+    (``--position FILE``, ``-`` for standard input; the service's request text).
+
+    Refused with :class:`InputError`, one line naming ``what``: a file that cannot be read,
+    more than ``limit`` bytes (``noun`` says what would fit), bytes that are not UTF-8.
+    """
+    try:
+        data = handle.read(limit + 1)
+    except UnicodeDecodeError:
+        raise InputError(f"{what} is not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {what}: {exc.strerror or exc}") from None
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if len(raw) > limit:
+        raise InputError(f"{what}: more than {limit:,} bytes; {noun} is a few hundred")
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{what} is not UTF-8 text") from None
+
+
 def loads(text: str, what: str = "the input"):
     """One JSON value from ``text``, strictly.
 

@@ -332,11 +332,7 @@ def _position_file(choice: GameChoice, o: TableFlags):
     handle = o.position
     name = getattr(handle, "name", "-")
     name = "standard input" if name in ("-", "<stdin>") else name
-    try:
-        text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise OptionError(f"cannot read the position file {name}: {exc}") from None
-    data = jsonform.loads(text, f"the position file {name}")
+    data = jsonform.loads(jsonform.read_document(handle, f"the position file {name}"), f"the position file {name}")
     own_rules = isinstance(data, dict) and "rules" in data
     try:
         position = position_from_json(data, None if own_rules else choice.rules())

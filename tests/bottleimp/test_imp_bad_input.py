@@ -186,6 +186,9 @@ case("value-position-and-line", "imp", "value", "--position", "-", "--line", "3"
      stdin=GOOD_POSITION)
 case("value-position-missing-file", "imp", "value", "--position", "/no/such/file.json", says="file.json")
 case("value-position-directory", "imp", "value", "--position", "/", says="--position")
+case("value-position-endless", "imp", "value", "--position", "/dev/zero", says="more than 1,000,000 bytes")
+case("table-view-endless", "imp", "hint", "--table", "/dev/zero", says="--table /dev/zero: more than 1,000,000")
+case("table-view-missing-file", "imp", "hint", "--table", "/no/such/view.json", says="view.json")
 for name, text, says in [("empty", "", "JSON"), ("not-json", "not json", "JSON"), ("list", "[]", "object"),
                          ("duplicate-key", '{"type": 1, "type": 2}', "twice"), ("deep", "[" * 100000, "deep"),
                          ("not-utf8", b"\xff\xfe".decode("latin-1"), None),

@@ -235,6 +235,15 @@ def test_play_end_of_input():
     assert "End of input: you leave the round at trick 1." in out
 
 
+def test_play_ctrl_c_at_the_prompt_leaves_with_status_130(monkeypatch):
+    from scoundrel_solver.cli import terminal
+    def read(self, prompt):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(terminal.Terminal, "read", read)
+    result = invoke(["imp", "play", "--seed", "42"], code=130)
+    assert "Interrupted: you leave the round at trick 1." in result.stdout
+
+
 # -------------------------------------------------------------------- value
 VALUE_LINE = "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
 

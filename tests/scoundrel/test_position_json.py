@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clitools import invoke
+from clitools import invoke, one_error_line as one_error
 from scoundrel_solver import PositionError, Rules, State, parse_cards, parse_line, replay, schema
 from scoundrel_solver.scoundrel.hints import TablePosition, make_table_position, position_from_json
 from scoundrel_solver.jsonform import JSONInputError, loads
@@ -38,14 +38,6 @@ def hint_of_file(tmp_path, obj, *args, code=0):
     path = tmp_path / "pos.json"
     path.write_text(obj if isinstance(obj, str) else json.dumps(obj))
     return run("hint", "--position", str(path), *args, code=code)
-
-
-def one_error(result, *words):
-    assert result.stdout == "" and result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, \
-        (result.stdout, result.stderr)
-    for w in words:
-        assert w in result.stderr, result.stderr
-    return result.stderr
 
 
 # ---------------------------------------------------------------- round trips
@@ -303,7 +295,7 @@ def test_position_from_stdin_and_an_unreadable_file(tmp_path):
     assert out["kind"] == "belief" and out["clairvoyant"] == "enumerated"
     one_error(run("hint", "--position", "-", input="[]", code=2), "standard input")
     (tmp_path / "pos.json").write_bytes(b"\xff\xfe{}")
-    one_error(run("hint", "--position", str(tmp_path / "pos.json"), code=2), "cannot read", "pos.json")
+    one_error(run("hint", "--position", str(tmp_path / "pos.json"), code=2), "not UTF-8 text", "pos.json")
 
 
 # -------------------------------------------------------------- fuzzing
