@@ -434,6 +434,32 @@ def test_method_v2_labels_a_deal_as_rate_does_and_v1_keeps_its_comparison():
         assert (rated["label"], rated["difficulty"]) == (d.rating.label, round(d.rating.difficulty, 1))
 
 
+def test_daily_time_draws_candidates_as_the_method_accepts_them(tmp_path, capsys):
+    """``benchmarks/daily_time.py``: a daily's time is the sum of its candidates' analyses,
+    drawn until one is accepted; v3 reads records of exact checks only."""
+    import importlib.util
+    from scoundrel_solver.scoundrel.rating import rate_record
+    spec = importlib.util.spec_from_file_location("daily_time", ROOT / "benchmarks" / "daily_time.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    records = [json.loads(x) for x in (ROOT / "benchmarks/results/calibration-solo.jsonl").read_text().splitlines()]
+    won = next(r for r in records if r["won"])
+    lost = next(r for r in records if not r["won"])
+    label = rate_record(won, Rules(), calibration_for("v3")).label
+    path = tmp_path / "records.jsonl"
+    path.write_text(json.dumps(dict(lost, seconds=1.0)) + "\n" + json.dumps(dict(won, seconds=10.0)) + "\n")
+    script.main(["--mode", "solo", "--method", "v3", "--records", str(path), "--draws", "400"])
+    rows = {line.split(" | ")[0][2:]: line.split(" | ")[1:] for line in capsys.readouterr().out.splitlines()
+            if line.startswith("| ") and not line.startswith("| difficulty")}
+    assert rows["any"][:2] == ["50.0%", "2.0"] and rows[label][:2] == ["50.0%", "2.0"]
+    # each draw: some deals lost (1 s each), then the won one (10 s); the median is 10 or 11 s
+    assert rows["any"][2] in ("10.0 s", "11.0 s") and float(rows["any"][4].split()[0]) >= 13.0
+    assert all(rows[name] == ["0.0%", "–", "–", "–", "– |"] for name in LABEL_NAMES[:-1] if name != label)
+    path.write_text(json.dumps(dict(won, undecided=1)) + "\n")
+    with pytest.raises(SystemExit, match="undecided win check; method v3 checks exactly"):
+        script.main(["--mode", "solo", "--method", "v3", "--records", str(path)])
+
+
 # SHA-256 (first 16 hex digits) of each entry of calibration-v1.json, written with
 # json.dumps(entry, sort_keys=True): the tables of method v1 are frozen for ever.
 V1_TABLE = {"version": "6b86b273ff34fce1", "weights": "606593d71faae2e0", "labels": "8e6305f804c4107e",
