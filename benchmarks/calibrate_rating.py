@@ -233,17 +233,23 @@ def split_half(recs, mode, rated) -> str:
             "on average")
 
 
+def label_moves(before: dict, after: dict, wins) -> tuple:
+    """Of the deals ``wins`` (seeds), rated ``before`` and ``after`` (seed -> Rating): how many
+    get another label, and each one's difficulty shift (after - before)."""
+    changed = sum(before[s].label != after[s].label for s in wins)
+    return changed, [after[s].difficulty - before[s].difficulty for s in wins]
+
+
 def against(recs, mode, rated, other: dict, name: str) -> str:
     """How the labels of the winnable deals move from the table ``other`` (of the same
     records' features) to the new one: what ``rate`` prints for them, before and after."""
     if not other.get(mode):
         return f"{name} has no {mode} table"
-    before = _rate_records(recs, mode, other)
     wins = [s for s, r in rated.items() if r.won]
     if not wins:
         return "no winnable deal to compare"
-    moved = sum(before[s].label != rated[s].label for s in wins)
-    shift = [abs(before[s].difficulty - rated[s].difficulty) for s in wins]
+    moved, shift = label_moves(_rate_records(recs, mode, other), rated, wins)
+    shift = [abs(x) for x in shift]
     return (f"against {name}: {moved} of the {len(wins)} winnable deals get another label "
             f"({100 * moved / len(wins):.1f}%); their difficulty moves {statistics.mean(shift):.2f} points "
             f"on average, {max(shift):.1f} at most")
@@ -267,10 +273,8 @@ def compare(old: dict, new: dict, old_table: dict, new_table: dict) -> list:
         return lines
     wins = [s for s in seeds if new[s]["won"]]
     if wins:
-        before = {s: rate_record(old[s], rules, old_table) for s in wins}
-        after = {s: rate_record(new[s], rules, new_table) for s in wins}
-        shift = [after[s].difficulty - before[s].difficulty for s in wins]
-        changed = sum(before[s].label != after[s].label for s in wins)
+        changed, shift = label_moves({s: rate_record(old[s], rules, old_table) for s in wins},
+                                     {s: rate_record(new[s], rules, new_table) for s in wins}, wins)
         lines.append(f"of the {len(wins)} winnable deals, {changed} get another label ({100 * changed / len(wins):.1f}%); "
                      f"difficulty moves {statistics.mean(shift):+.2f} points on average, "
                      f"{statistics.mean(map(abs, shift)):.2f} in size, from {min(shift):+.1f} to {max(shift):+.1f}")

@@ -80,7 +80,6 @@ def print_json(obj: dict) -> None:
 def read_position(handle):
     """A §7 position from an open binary file (``--position``, ``-`` for stdin), every check made."""
     from scoundrel_solver.bottleimp.position import position_from_json
-    from scoundrel_solver.jsonform import read_document
-    name = getattr(handle, "name", "-")
-    name = "standard input" if name in ("-", "<stdin>") or not isinstance(name, str) else name
+    from scoundrel_solver.jsonform import file_name, read_document
+    name = file_name(handle)
     return position_from_json(read_document(handle, f"--position {name}"), f"--position {name}", answers=True)

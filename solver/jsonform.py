@@ -59,6 +59,12 @@ def _no_duplicates(pairs):
 MAX_DOCUMENT_BYTES = 1_000_000
 
 
+def file_name(handle) -> str:
+    """How an open file is named in a message: its path, or "standard input" for ``-``."""
+    name = getattr(handle, "name", "-")
+    return "standard input" if name in ("-", "<stdin>") or not isinstance(name, str) else name
+
+
 def read_document(handle, what: str, noun: str = "a position", limit: int = MAX_DOCUMENT_BYTES) -> str:
     """The text of one small JSON document from an open file, binary or text
     (``--position FILE``, ``-`` for standard input; the service's request text).

@@ -329,10 +329,9 @@ def _position_file(choice: GameChoice, o: TableFlags):
     others = [k for k in TABLE_FLAGS if k != "position" and getattr(o, k) not in (None, False, ())]
     if others:
         raise OptionError(f"--position FILE holds the whole position; drop --{others[0].replace('_', '-')}")
-    handle = o.position
-    name = getattr(handle, "name", "-")
-    name = "standard input" if name in ("-", "<stdin>") else name
-    data = jsonform.loads(jsonform.read_document(handle, f"the position file {name}"), f"the position file {name}")
+    name = jsonform.file_name(o.position)
+    what = f"the position file {name}"
+    data = jsonform.loads(jsonform.read_document(o.position, what), what)
     own_rules = isinstance(data, dict) and "rules" in data
     try:
         position = position_from_json(data, None if own_rules else choice.rules())
