@@ -45,7 +45,8 @@ table built from the earlier half only, against their labels under the whole tab
 table than from that one (the same features ranked against each).
 
 ``compare OLD.jsonl NEW.jsonl`` says how two analyses of the same deals differ (features,
-and labels, each ranked against its table: ``--old-table``, ``--new-table``), e.g. the
+and labels, each ranked against its table: ``--old-table``, ``--new-table``) and what the
+records of NEW that are not OLD's carried over cost (their ``seconds``), e.g. the
 node-limited co-op records against the exact ones:
 
     python benchmarks/calibrate_rating.py compare benchmarks/results/calibration-coop.jsonl \
@@ -72,7 +73,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules, deal  # noqa: E402
-from scoundrel_solver.batch import BatchError, parse_seeds  # noqa: E402
+from scoundrel_solver.batch import BatchError, parse_seeds, percentile  # noqa: E402
 from scoundrel_solver.scoundrel.stats import ResultsFile, Settings, read_records, solve_seed  # noqa: E402
 from scoundrel_solver.scoundrel.rating import LABEL_NAMES, analyse, build_calibration, rate_record  # noqa: E402
 
@@ -278,7 +279,27 @@ def compare(old: dict, new: dict, old_table: dict, new_table: dict) -> list:
         lines.append(f"of the {len(wins)} winnable deals, {changed} get another label ({100 * changed / len(wins):.1f}%); "
                      f"difficulty moves {statistics.mean(shift):+.2f} points on average, "
                      f"{statistics.mean(map(abs, shift)):.2f} in size, from {min(shift):+.1f} to {max(shift):+.1f}")
+    lines.append(reanalysis(old, new, seeds))
     return lines
+
+
+def reanalysis(old: dict, new: dict, seeds) -> str:
+    """What the analysis of ``new`` cost where it is not ``old``'s record carried over as it was:
+    the records' own times (``seconds``: one worker's wall time for the deal), and with the solve
+    counted where it was reused from a statistics run (``solve_seconds``), as ``build`` counts."""
+    again = [s for s in seeds if old[s] != new[s]]
+    head = f"{len(seeds) - len(again)} records as in OLD (carried over), {len(again)} analysed again"
+    timed = [new[s] for s in again if isinstance(new[s].get("seconds"), (int, float))]
+    if not timed:
+        return head
+
+    def spread(secs):
+        return (f"a deal median {statistics.median(secs):.0f} s, mean {statistics.mean(secs):.0f} s, "
+                f"p90 {percentile(secs, 90):.0f} s, max {max(secs):.0f} s; {sum(secs) / 3600:.1f} hours in all")
+    line = f"{head}: {spread([r['seconds'] for r in timed])}"
+    if any(r.get("solve_seconds") for r in timed):
+        line += f" (with the reused solves counted: {spread([r['seconds'] + (r.get('solve_seconds') or 0) for r in timed])})"
+    return line + (f"; {len(again) - len(timed)} without a time" if len(timed) < len(again) else "")
 
 
 def cmd_compare(args):

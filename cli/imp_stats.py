@@ -34,7 +34,7 @@ With --out every deal's record is appended to FILE.jsonl as it is made: after Ct
 
 \b
 Examples:
-  scoundrel-solve imp stats --variant glitzerhaus --seeds 1-100
+  scoundrel-solve imp stats --variant glitzerhaus --seeds 1-20
   scoundrel-solve imp stats --variant lopaka --seeds 1-10000 --jobs 2 --out lopaka.jsonl --resume
   scoundrel-solve imp stats --summary lopaka.jsonl --json
 

@@ -345,9 +345,11 @@ def test_play_against_the_table_and_double_dummy_bots(bot, rules, seed, moves, s
 
 def test_play_shows_progress_while_the_table_bot_thinks_and_the_hint_works():
     """On a terminal, ``imp play`` tells the table bot's search over its worlds (the first trick
-    of Glitzerhaus takes seconds) and the table hint's, each line erased before what follows."""
+    of Glitzerhaus takes seconds) and the table hint's, each line erased before what follows.
+    Shown from the first world on here (no delay), so a position of trick 3 serves: the bot leads
+    and B has a choice, in a second rather than the first trick's minute or more."""
     from clitools import at_a_terminal
-    setup = "s1 6/3 15/8 | s2 5/2 4/1 | open 1 1"
+    setup = "s1 6/3 15/8 | s2 5/2 4/1 | open 1 1 | 20 24 25 27 | 22 23 28 18"
     code, out, err = at_a_terminal(["imp", "play", "--variant", "glitzerhaus", "--seed", "7", "--moves", setup,
                                     "--as", "B", "--bot", "table", "--workers", "1"],
                                    {"SCOUNDREL_PROGRESS_DELAY": "0", "SCOUNDREL_PROGRESS_EVERY": "0"},

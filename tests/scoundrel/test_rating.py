@@ -375,12 +375,22 @@ def test_compare_two_analyses_of_the_same_deals(tmp_path):
     assert script.compare(old, new, table, table) == [
         "40 deals in both; 0 have other features",
         "of the 40 winnable deals, 0 get another label (0.0%); difficulty moves +0.00 points on average, "
-        "0.00 in size, from +0.0 to +0.0"]
-    for s in (3, 7):
+        "0.00 in size, from +0.0 to +0.0",
+        "40 records as in OLD (carried over), 0 analysed again"]
+    for s, secs in ((3, 10.0), (7, 3590.0)):
         new[s]["features"]["critical"] = 1.0          # the hardest of all on that feature
+        new[s]["seconds"] = secs
     lines = script.compare(old, new, table, table)
     assert lines[0].startswith("40 deals in both; 2 have other features (critical 2, narrowness 0")
     assert "from +0.0 to +" in lines[1] and float(lines[1].split(" to +")[1]) > 0
+    assert lines[2] == ("38 records as in OLD (carried over), 2 analysed again: a deal median 1800 s, mean 1800 s, "
+                        "p90 3590 s, max 3590 s; 1.0 hours in all")
+    new[7]["solve_seconds"] = 10.0                    # its solve was reused from a statistics run
+    assert script.compare(old, new, table, table)[2].endswith(
+        "1.0 hours in all (with the reused solves counted: a deal median 1805 s, mean 1805 s, p90 3600 s, "
+        "max 3600 s; 1.0 hours in all)")
+    new[9] = dict(new[9], nodes=2)                    # a record analysed again, without a time
+    assert script.compare(old, new, table, table)[2].endswith("1.0 hours in all); 1 without a time")
     assert script.compare(old, {}, table, table) == ["no deal in both files"]
     new[5]["score"] = 1
     assert script.compare(old, new, table, table)[1].startswith("the scores differ")
