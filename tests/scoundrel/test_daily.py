@@ -478,7 +478,7 @@ def test_the_calibration_tables_of_method_v1_never_change():
 # The same of calibration-v3.json (method v3, from 2027-02-01), pinned when the exact
 # co-op analysis of the 10,000 calibration deals was complete: frozen from then on.
 V3_TABLE = {"version": "6b86b273ff34fce1", "weights": "606593d71faae2e0", "labels": "8e6305f804c4107e",
-            "solo": "TO-BE-PINNED", "coop": "TO-BE-PINNED"}
+            "solo": "dd3b59a8d6a5b0ba", "coop": "5d0be303122940ed"}
 
 
 def test_the_calibration_tables_of_method_v3_never_change():

@@ -228,7 +228,8 @@ GOLDEN_V3 = [
     (("2027-02-01", {"flee": "hard"}, None), ("v3-2027-02-01-solo-hard-strict-any", 1, 9305929805941357183, 1,
                                               "expert")),
 ]
-# Co-op: 1.5 and 3.5 minutes on a loaded 2-core machine, so with -m slow.
+# Co-op: 1.5 and 3.5 minutes on a loaded 2-core machine, so with -m slow. Made again with
+# calibration-v3.json when it was pinned (2026-12-06): the same two dailies as with v1's tables.
 GOLDEN_V3_COOP = [
     (("2027-02-01", {"mode": "coop"}, None), ("v3-2027-02-01-coop-52-lenient-any", 0, 12970827307379048125, 18,
                                               "hard")),
