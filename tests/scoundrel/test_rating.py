@@ -412,11 +412,15 @@ RECORDS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 # Solo deals whose features tie the table's rounded values so that an
 # unrounded comparison gives them another label (benchmarks/rating_precision.py).
 TIE_SEEDS = (3, 28, 68, 78, 186, 214, 228, 257)
-COOP_TIE_SEED = 3820   # co-op: expert 90.1 from its record and rounded live, hard 89.8 unrounded
+# Co-op deals of the same kind, for each co-op table: (table, its records, seed).
+COOP_TIES = [
+    (None, "calibration-coop-exact.jsonl", 6699),   # packaged (v3): easy 40.0 from its record, medium 41.7 unrounded
+    ("v1", "calibration-coop.jsonl", 3820),        # v1: expert 90.1 from its record, hard 89.8 unrounded
+]
 
 
-def _records(mode: str, seeds) -> dict:
-    path = RECORDS / f"calibration-{mode}.jsonl"
+def _records(mode: str, seeds, name: str = "") -> dict:
+    path = RECORDS / (name or f"calibration-{mode}.jsonl")
     if not path.exists():
         pytest.skip(f"{path.name} is not in this checkout")
     wanted = set(seeds)
@@ -471,16 +475,21 @@ def test_a_calibration_deal_rated_live_gets_the_label_of_its_record():
             assert apply_calibration(live, cal, decimals=None).label != stored.label
 
 
-def test_a_coop_calibration_deal_rated_live_gets_the_label_of_its_record():
+@pytest.mark.parametrize("version,name,seed", COOP_TIES)
+def test_a_coop_calibration_deal_rated_live_gets_the_label_of_its_record(version, name, seed):
+    """Against the packaged table (``rate``, ``generate``, daily v3) and v1's (daily v1, v2),
+    a deal of the records the table was built from, rated live, gets its record's label,
+    though its unrounded features would get another."""
+    from scoundrel_solver.scoundrel.daily import calibration_for
     from scoundrel_solver.scoundrel.rating import rate_record
     rules = Rules(mode="coop")
-    seed = COOP_TIE_SEED
-    rec = _records("coop", [seed])[seed]
-    live = apply_calibration(analyse(deal(seed, rules), rules, seed))
-    stored = rate_record(rec, rules)
+    cal = calibration_for(version) if version else calibration()
+    rec = _records("coop", [seed], name)[seed]
+    live = apply_calibration(analyse(deal(seed, rules), rules, seed), cal)
+    stored = rate_record(rec, rules, cal)
     assert live.summary()["features"] == rec["features"]
     assert (live.label, live.difficulty) == (stored.label, stored.difficulty)
-    assert apply_calibration(live, decimals=None).label != stored.label
+    assert apply_calibration(live, cal, decimals=None).label != stored.label
 
 
 @pytest.mark.parametrize("check_nodes", [None, 2_000_000])
