@@ -16,6 +16,14 @@ compares, under the two comparisons the code knows:
     python benchmarks/rating_precision.py --mode solo --seeds 1-300
     python benchmarks/rating_precision.py --mode coop --seeds 1-40 --jobs 2
 
+The records are those the packaged table (``calibration.json``) is built from:
+``calibration-solo.jsonl``, and in co-op ``calibration-coop-exact.jsonl`` (exact win
+checks, as a live rating makes them).  ``--records`` and ``--table`` name others, e.g.
+the node-limited co-op records against the table of daily methods v1 and v2
+(``--records benchmarks/results/calibration-coop.jsonl --table
+solver/scoundrel/data/calibration-v1.json``; a record with an undecided check then
+differs from the live rating in its features, not only in precision).
+
 Prints, per comparison, how many winnable deals get another label live than
 from their record, the mean and max move of the difficulty, and the seeds
 whose label moves.
@@ -44,23 +52,48 @@ def _live(item):
     return seed, analyse(deal(seed, rules), rules, seed)
 
 
+def fail(msg: str) -> None:
+    print(f"error: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+# The records each mode's packaged table is built from (calibrate_rating.py build).
+RECORDS = {"solo": "calibration-solo.jsonl", "coop": "calibration-coop-exact.jsonl"}
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mode", choices=("solo", "coop"), default="solo")
     ap.add_argument("--seeds", default="1-300")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--records", type=Path, default=None)
+    ap.add_argument("--records", type=Path, default=None,
+                    help="calibration records (default: those the packaged table is built from)")
+    ap.add_argument("--table", type=Path, default=None,
+                    help="a calibration table (default: the packaged calibration.json)")
     args = ap.parse_args(argv)
     wanted = set(parse_seeds(args.seeds))
-    path = args.records or ROOT / f"benchmarks/results/calibration-{args.mode}.jsonl"
+    path = args.records or ROOT / "benchmarks" / "results" / RECORDS[args.mode]
+    for p in (path, args.table):
+        if p is not None and not p.is_file():
+            fail(f"{p}: no such file")
     records = {}
-    for line in path.read_text().splitlines():
-        r = json.loads(line)
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            r = json.loads(line)
+        except ValueError as exc:
+            fail(f"{path}, line {n}: not JSON ({exc})")
+        if not isinstance(r, dict) or not {"seed", "won", "exact", "score", "features"} <= set(r):
+            fail(f"{path}, line {n}: not a calibration record")
         if r["seed"] in wanted and r["won"] and r["exact"]:
             records[r["seed"]] = r
     if not records:
-        sys.exit(f"error: no winnable records of seeds {args.seeds} in {path}")
-    cal = calibration()
+        fail(f"no winnable records of seeds {args.seeds} in {path}")
+    try:
+        cal = json.loads(args.table.read_text()) if args.table else calibration()
+    except (ValueError, UnicodeDecodeError) as exc:
+        fail(f"{args.table}: not a calibration table ({exc})")
+    if not isinstance(cal, dict) or not isinstance(cal.get(args.mode), dict):
+        fail(f"{args.table or 'calibration.json'}: no {args.mode} table")
     rules = Rules(mode=args.mode)
     t0 = time.perf_counter()
     items = [(seed, args.mode) for seed in sorted(records)]

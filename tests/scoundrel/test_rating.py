@@ -299,11 +299,11 @@ def test_undecided_checks_never_lead_the_canonical_line_off_the_optimum(monkeypa
     assert 0 <= r.critical <= r.decisions and 0 <= r.first_winning <= r.first_choices
 
 
-def _calibration_script():
+def _calibration_script(name: str = "calibrate_rating"):
     import importlib.util
     from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "calibrate_rating.py"
-    spec = importlib.util.spec_from_file_location("calibrate_rating", path)
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -490,6 +490,35 @@ def test_a_coop_calibration_deal_rated_live_gets_the_label_of_its_record(version
     assert live.summary()["features"] == rec["features"]
     assert (live.label, live.difficulty) == (stored.label, stored.difficulty)
     assert apply_calibration(live, cal, decimals=None).label != stored.label
+
+
+def test_rating_precision_rates_against_the_records_of_the_packaged_table(capsys, tmp_path):
+    """``benchmarks/rating_precision.py``: by default a mode's deals are rated against the
+    packaged table and compared with the records it is built from (co-op: the exact ones);
+    ``--records``/``--table`` name others; bad input is one line, exit 2."""
+    script = _calibration_script("rating_precision")
+    # the files test_packaged_tables_are_rebuilt_from_the_records_byte_for_byte builds from
+    assert script.RECORDS == {"solo": "calibration-solo.jsonl", "coop": "calibration-coop-exact.jsonl"}
+    script.main(["--mode", "solo", "--seeds", "3"])
+    out = capsys.readouterr().out
+    assert "rounded  : 0 of 1 get another label" in out and "3 (medium 40.7 -> easy 38.2)" in out
+    script.main(["--mode", "coop", "--seeds", "6699"])
+    assert "6699 (easy 40.0 -> medium 41.7)" in capsys.readouterr().out
+    script.main(["--mode", "coop", "--seeds", "3820", "--records", str(RECORDS / "calibration-coop.jsonl"),
+                 "--table", str(RECORDS.parents[1] / "solver" / "scoundrel" / "data" / "calibration-v1.json")])
+    assert "3820 (expert 90.1 -> hard 89.8)" in capsys.readouterr().out
+    (tmp_path / "list.json").write_text("[1]\n")
+    (tmp_path / "text.txt").write_text("hello\n")
+    for argv, msg in ((["--table", str(tmp_path / "nothing.json")], "nothing.json: no such file"),
+                      (["--table", str(tmp_path / "text.txt")], "text.txt: not a calibration table"),
+                      (["--table", str(tmp_path / "list.json")], "list.json: no coop table"),
+                      (["--records", str(tmp_path / "text.txt")], "text.txt, line 1: not JSON"),
+                      (["--records", str(tmp_path / "list.json")], "list.json, line 1: not a calibration record"),
+                      (["--seeds", "99999"], "no winnable records of seeds 99999")):
+        with pytest.raises(SystemExit) as exc:
+            script.main(["--mode", "coop"] + argv)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and err.startswith("error: ") and msg in err and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize("check_nodes", [None, 2_000_000])
