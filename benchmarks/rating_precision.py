@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules, deal  # noqa: E402
-from scoundrel_solver.batch import parse_seeds  # noqa: E402
+from scoundrel_solver.batch import ResultsFileError, parse_seeds, read_records, seed_problem  # noqa: E402
 from scoundrel_solver.scoundrel.rating import FEATURE_DECIMALS, analyse, apply_calibration, calibration, rate_record  # noqa: E402
 
 
@@ -55,6 +55,14 @@ def _live(item):
 def fail(msg: str) -> None:
     print(f"error: {msg}", file=sys.stderr)
     sys.exit(2)
+
+
+RECORD_KEYS = {"seed", "won", "exact", "score", "features"}
+
+
+def record_problem(rec: dict):
+    """What is wrong with a line of a records file (read_records' check), or None."""
+    return seed_problem(rec) or (None if RECORD_KEYS <= set(rec) else "not a calibration record")
 
 
 # The records each mode's packaged table is built from (calibrate_rating.py build).
@@ -76,16 +84,11 @@ def main(argv=None) -> None:
     for p in (path, args.table):
         if p is not None and not p.is_file():
             fail(f"{p}: no such file")
-    records = {}
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        try:
-            r = json.loads(line)
-        except ValueError as exc:
-            fail(f"{path}, line {n}: not JSON ({exc})")
-        if not isinstance(r, dict) or not {"seed", "won", "exact", "score", "features"} <= set(r):
-            fail(f"{path}, line {n}: not a calibration record")
-        if r["seed"] in wanted and r["won"] and r["exact"]:
-            records[r["seed"]] = r
+    try:
+        found, _ = read_records(path, record_problem)
+    except ResultsFileError as exc:
+        fail(str(exc))
+    records = {r["seed"]: r for r in found if r["seed"] in wanted and r["won"] and r["exact"]}
     if not records:
         fail(f"no winnable records of seeds {args.seeds} in {path}")
     try:

@@ -508,12 +508,16 @@ def test_rating_precision_rates_against_the_records_of_the_packaged_table(capsys
                  "--table", str(RECORDS.parents[1] / "solver" / "scoundrel" / "data" / "calibration-v1.json")])
     assert "3820 (expert 90.1 -> hard 89.8)" in capsys.readouterr().out
     (tmp_path / "list.json").write_text("[1]\n")
+    (tmp_path / "record.json").write_text('{"seed": 1, "won": true}\n')
     (tmp_path / "text.txt").write_text("hello\n")
+    (tmp_path / "latin1.txt").write_bytes(b"caf\xe9\n")
     for argv, msg in ((["--table", str(tmp_path / "nothing.json")], "nothing.json: no such file"),
                       (["--table", str(tmp_path / "text.txt")], "text.txt: not a calibration table"),
                       (["--table", str(tmp_path / "list.json")], "list.json: no coop table"),
-                      (["--records", str(tmp_path / "text.txt")], "text.txt, line 1: not JSON"),
-                      (["--records", str(tmp_path / "list.json")], "list.json, line 1: not a calibration record"),
+                      (["--records", str(tmp_path / "text.txt")], "text.txt line 1: not a JSON line"),
+                      (["--records", str(tmp_path / "latin1.txt")], "latin1.txt line 1: not UTF-8 text"),
+                      (["--records", str(tmp_path / "list.json")], "list.json line 1: not a JSON object"),
+                      (["--records", str(tmp_path / "record.json")], "record.json line 1: not a calibration record"),
                       (["--seeds", "99999"], "no winnable records of seeds 99999")):
         with pytest.raises(SystemExit) as exc:
             script.main(["--mode", "coop"] + argv)
