@@ -35,6 +35,7 @@ import json
 import multiprocessing as mp
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,11 +101,12 @@ def main(argv=None) -> None:
     rules = Rules(mode=args.mode)
     t0 = time.perf_counter()
     items = [(seed, args.mode) for seed in sorted(records)]
-    if args.jobs > 1:
-        with mp.Pool(args.jobs) as pool:
-            lives = dict(pool.imap_unordered(_live, items))
-    else:
-        lives = dict(map(_live, items))
+    lives = {}
+    with mp.Pool(args.jobs) if args.jobs > 1 else nullcontext() as pool:
+        for seed, live in (pool.imap_unordered(_live, items) if pool else map(_live, items)):
+            lives[seed] = live   # progress on stderr: a co-op run takes minutes
+            print(f"\r{len(lives)}/{len(items)} deals rated live", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
     seconds = time.perf_counter() - t0
     stored = {seed: rate_record(rec, rules, cal) for seed, rec in records.items()}
     print(f"{args.mode} seeds {args.seeds}: {len(records)} winnable calibration deals rated live "

@@ -500,8 +500,9 @@ def test_rating_precision_rates_against_the_records_of_the_packaged_table(capsys
     # the files test_packaged_tables_are_rebuilt_from_the_records_byte_for_byte builds from
     assert script.RECORDS == {"solo": "calibration-solo.jsonl", "coop": "calibration-coop-exact.jsonl"}
     script.main(["--mode", "solo", "--seeds", "3"])
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "rounded  : 0 of 1 get another label" in out and "3 (medium 40.7 -> easy 38.2)" in out
+    assert err == "\r1/1 deals rated live\n"   # progress, on stderr
     script.main(["--mode", "coop", "--seeds", "6699"])
     assert "6699 (easy 40.0 -> medium 41.7)" in capsys.readouterr().out
     script.main(["--mode", "coop", "--seeds", "3820", "--records", str(RECORDS / "calibration-coop.jsonl"),
