@@ -6,7 +6,7 @@ arguments (a :class:`~.game.GameChoice` or :class:`~.game.Game`, a line, the
 limits of the search) and return the object of the JSON schema (docs/json.md).
 Where a command also prints text, the value behind the object comes first
 (:func:`solved`, :func:`rated`, :func:`hint_of`, ...) and its ``*_json`` turns it
-into the object; the text is the command line's own (cli/render.py).
+into the object; the text is the command line's own (cli/scoundrel/render.py).
 
 Bad input raises the library's :class:`InputError` (an :class:`OptionError`
 when the options themselves are wrong), with the command line's words.

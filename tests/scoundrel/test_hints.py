@@ -353,7 +353,7 @@ def test_cli_bad_real_table_input(args, message):
 
 def test_rounding_never_makes_a_table_ranking_look_wrong():
     import dataclasses
-    from scoundrel_solver.cli import render
+    from scoundrel_solver.cli.scoundrel import render
     from scoundrel_solver.scoundrel.hints import TableActionValue
     assert render.ranking_digits([(0.5, 3.0), (0.25, 9.0)], 100) == (1, 1)
     # 62.44 % and 62.41 % both round to 62.4: shown with two decimals, the order is visible

@@ -214,7 +214,7 @@ def test_cli_threads_option():
 def test_cli_default_threads_are_the_cores():
     """solve, rate and hint search on every core this process may use, unless told."""
     import os
-    from scoundrel_solver.cli.options import default_threads
+    from scoundrel_solver.cli.scoundrel.options import default_threads
     from scoundrel_solver.scoundrel.search import MAX_THREADS
     assert default_threads() == max(1, min(MAX_THREADS, len(os.sched_getaffinity(0))))
 
