@@ -12,9 +12,9 @@ from __future__ import annotations
 import click
 
 from scoundrel_solver.errors import OptionError
-from scoundrel_solver.shuffle import MAX_SEED  # noqa: F401
-from scoundrel_solver.values import (MAX_JOBS, MAX_NODES, MAX_RNG_SEED, MAX_SAMPLES, MAX_SECONDS,  # noqa: F401
-                                     MAX_TT_MB, one_of, seconds, whole_number)
+from scoundrel_solver.shuffle import MAX_SEED  # noqa: F401 (the commands' bounds, taken here)
+from scoundrel_solver.values import MAX_JOBS, MAX_NODES, MAX_RNG_SEED, MAX_SAMPLES  # noqa: F401
+from scoundrel_solver.values import one_of, seconds, whole_number
 
 
 class WholeNumber(click.ParamType):

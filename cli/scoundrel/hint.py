@@ -7,7 +7,9 @@ from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.scoundrel import answers
 from scoundrel_solver.scoundrel.answers import HintAnswer, TableFlags
 from scoundrel_solver.scoundrel.explain import Explanation
-from scoundrel_solver.scoundrel.hints import DEFAULT_BELIEF_SECONDS, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint
+from scoundrel_solver.scoundrel.hints import Hint
+from scoundrel_solver.scoundrel.table import DEFAULT_RNG_SEED, DEFAULT_SAMPLES
+from scoundrel_solver.scoundrel.tablehint import DEFAULT_BELIEF_SECONDS
 
 from ..options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber, json_option, progress_option, typed
 from ..output import print_json

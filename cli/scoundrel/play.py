@@ -15,7 +15,8 @@ from typing import Callable, Optional
 import click
 
 from scoundrel_solver import AVOID, Avoid, IllegalMove, InputError, State, format_line, parse_line, replay, solve
-from scoundrel_solver.scoundrel.hints import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line, table_hint
+from scoundrel_solver.scoundrel.table import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line
+from scoundrel_solver.scoundrel.tablehint import table_hint
 from scoundrel_solver.progress import ProgressLine
 
 from scoundrel_solver.scoundrel.answers import hint_budget, table_budget

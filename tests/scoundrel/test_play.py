@@ -294,7 +294,7 @@ def test_counts_are_singular_and_plural_and_negative_numbers_use_one_minus_sign(
 def test_play_hints_as_the_hint_command_does(monkeypatch):
     """play's exact hint is the hint command's (one function, the same --time budget), and
     its table hint the same number of orders by default."""
-    from scoundrel_solver.scoundrel.hints import DEFAULT_SAMPLES
+    from scoundrel_solver.scoundrel.table import DEFAULT_SAMPLES
     seen = []
     real = play_module.exact_hint_within
 

@@ -17,7 +17,10 @@ import pytest
 
 from clitools import invoke
 from scoundrel_solver import AVOID, Rules, State, deal, parse_cards, schema, solve
-from scoundrel_solver.scoundrel.hints import TablePosition, exact_hint, make_table_position, table_hint
+from scoundrel_solver.scoundrel.exacthint import exact_hint
+from scoundrel_solver.scoundrel.position import make_table_position
+from scoundrel_solver.scoundrel.table import TablePosition
+from scoundrel_solver.scoundrel.tablehint import table_hint
 from scoundrel_solver.jsonform import FILE_LINES, TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -304,7 +307,7 @@ def test_a_table_hint_whose_searches_all_stopped_prints_null_not_nan():
     """Every order stopped by the node limit before a line: no mean score.  It is
     null (NaN is not JSON, and json.loads would let it through the schema)."""
     from scoundrel_solver.cli.output import json_text
-    from scoundrel_solver.scoundrel.hints import SolveCache
+    from scoundrel_solver.scoundrel.valuer import SolveCache
     pos = make_table_position(Rules(), parse_cards("3C QC 8D KC"))
     hint = table_hint(pos, samples=2, max_nodes=1, engine="reference", cache=SolveCache())
     out = check(hint.as_dict())

@@ -256,7 +256,7 @@ def test_cli_hint_threads(always_threads):
     import json
     from click.testing import CliRunner
     from scoundrel_solver.cli.main import cli
-    from scoundrel_solver.scoundrel.hints import CACHE
+    from scoundrel_solver.scoundrel.valuer import CACHE
     base = ["hint", "--seed", "3", "--json"]
     answers = []
     for extra in (["--time", "0", "--threads", "1"], ["--time", "0", "--threads", "2"],
@@ -277,7 +277,7 @@ def test_cli_play_threads(always_threads):
     import json
     from click.testing import CliRunner
     from scoundrel_solver.cli.main import cli
-    from scoundrel_solver.scoundrel.hints import CACHE
+    from scoundrel_solver.scoundrel.valuer import CACHE
     line = json.loads(CliRunner().invoke(cli, ["--seed", "3", "--json"]).output)["line"]
     moves = "hint\n" + line.replace(" | ", "\nhint\n") + "\n"
     outs = []
