@@ -167,6 +167,27 @@ def deal_of(view: SetupView, arrangement) -> State:
     return state
 
 
+def places(view: SetupView, world: State) -> dict:
+    """Where the unseen cards lie in ``world`` (a full state at the view's step), by the names of
+    :meth:`SetupView.slots`: the inverse of :func:`deal_of`, except that before ``open`` the
+    opponent's two discards are one place ``Yd`` (the devil's trick does not say which stack
+    each came from: two arrangements make each such deal, so the deals stay equally likely)."""
+    if view.rules.variant == "lopaka":
+        return {"L": world.hands[1], ("B" if view.seat == 0 else "A"): world.hands[view.opponent],
+                "devil": world.devil}
+    x, y = view.seat, view.opponent
+    if view.step == 0:
+        return {"X2": world.hands[x * 2 + 1], "Y1": world.hands[y * 2], "Y2": world.hands[y * 2 + 1]}
+    mine = {devil for devil, _ in view.choices}
+    passed = {p for _, p in view.choices}
+    theirs = tuple(c for c in world.devil if c not in mine)
+    y1 = tuple(c for c in world.hands[y * 2] if c not in passed)
+    y2 = tuple(c for c in world.hands[y * 2 + 1] if c not in passed)
+    if view.step == 1:
+        return {"Yd1": theirs, "Y1": y1, "Y2": y2}
+    return {"Yd": theirs, "Y1": y1, "Y2": y2}
+
+
 def setup_view_of(start: State, actions, seat: int) -> SetupView:
     """What ``seat`` (A = 0; B = 2 in Lopaka, 1 in Glitzerhaus) knows after the setup
     ``actions`` from the dealt ``start``; the setup must not be over."""
@@ -217,5 +238,5 @@ def view_in(view: SetupView, world: State) -> SetupView:
                      tuple(received))
 
 
-__all__ = ["STEP_NAMES", "SetupView", "cut", "deal_of", "deal_seeds", "draw", "draws", "question_seed",
+__all__ = ["STEP_NAMES", "SetupView", "cut", "deal_of", "deal_seeds", "draw", "draws", "places", "question_seed",
            "setup_view_of", "view_in"]
