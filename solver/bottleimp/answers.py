@@ -478,13 +478,32 @@ def table_explain_card(view: View, text) -> int:
     return card
 
 
+def in_setup_after(start: State, moves_text: str = "") -> bool:
+    """Is a setup step due after ``moves_text`` (every move checked)?"""
+    return replay(start, parse_line(moves_text, start.rules))[-1].in_setup
+
+
 def table_hint_answer(start: State, moves_text: str = "", seat: str = None, seed=None,
                       seconds: float = DEFAULT_HINT_TIME, workers: int = None, progress=None,
-                      explain_card: int = None, against: str = None) -> dict:
-    """``imp hint --table --json`` from a deal: the view of the player to move after ``moves_text``."""
+                      explain_card: int = None, against: str = None, samples: int = 0, opponent: str = None,
+                      setup_progress=None) -> dict:
+    """``imp hint --table --json`` from a deal: the view of the player to move after ``moves_text``;
+    at a setup step the setup hint of ``seat`` (default A) over ``samples`` drawn deals or within
+    ``seconds`` (:func:`setup_hint_answer`; ``setup_progress(deals, left)``)."""
     if not start.rules.two_player:
         raise ViewError("the real-table hint is for Lopaka and Glitzerhaus (the base game has no "
                         "double-dummy value here, IMP-RULES §8)")
+    if in_setup_after(start, moves_text):
+        for name, value in (("--explain", explain_card), ("--against", against)):
+            if value is not None:
+                raise ViewError(f"{name} belongs to the play phase's real-table hint; at a setup step the hint "
+                                f"lists every choice")
+        return setup_hint_answer(start, moves_text, seat, seed, samples, 0 if samples else seconds, opponent, workers,
+                                 setup_progress)
+    for name, value in (("--samples", samples), ("--opponent", opponent)):
+        if value:
+            raise ViewError(f"{name} belongs to the setup hint; after these moves the play phase has begun, and its "
+                            f"real-table hint solves the worlds within --time")
     view, moves = table_view_after(start, moves_text, seat)
     if explain_card is not None:
         explain_card = table_explain_card(view, explain_card)

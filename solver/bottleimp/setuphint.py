@@ -63,6 +63,8 @@ NAMED = ("double-dummy mean over sampled deals under the named model: assumes ev
          "the play begins, and the opponent chooses as the model says; not what the choice achieves")
 #: the opponent models (see :class:`Model`)
 OPPONENT_MODELS = ("low-cards", "equilibrium")
+#: the most deals a setup hint draws (--samples)
+MAX_SAMPLES = 100_000
 #: standard errors below the leader that drop a candidate during the race
 CLEARLY_WORSE = 3.0
 
@@ -361,6 +363,8 @@ def setup_hint(view: SetupView, samples: int = 0, seconds: float = 0.0, model: M
     as ``seconds`` allow (one of them); ``progress(deals, candidates left)`` after each deal."""
     model = model or default_model(view)
     model.check(view)
+    if samples and not 1 <= samples <= MAX_SAMPLES:
+        raise SetupHintError(f"--samples {samples}: give 1 to {MAX_SAMPLES:,} deals")
     if not samples and not seconds:
         raise SetupHintError("the setup hint needs a budget: a count of deals (--samples) or a time (--time)")
     start = time.monotonic()
