@@ -16,10 +16,14 @@ is the only writer; workers only compute), so an interrupted run loses nothing a
 again; the file is locked while a run writes it, so a second run on the same pair is refused).
 ``summary`` prints every file's figures.
 
-The default pairs are those of issue 46: the ``table`` bot (the real-table hint's card over
-16 worlds of what its seat knows) against ``random``, ``lopaka-rule`` and ``greedy``, and
-``double-dummy`` (which sees every card) against ``table``, to show what hidden information
-costs.
+The default pairs: the ``table`` bot (the real-table hint's card over 16 worlds of what its
+seat knows, and its setup by the setup hint over a fixed count of drawn deals) against
+``table-low`` (the same play, the low-cards setup: what the setup hint gains) and ``greedy``;
+then issue 46's: ``table-low`` against ``random``, ``lopaka-rule`` and ``greedy``, and
+``double-dummy`` (which sees every card) against ``table-low``, to show what hidden information
+costs.  (Records made before the setup hint name ``table-low`` what was then called ``table``.)
+Each record names the build it was played at and, where the ``table`` bot plays, its setup
+hint's drawn deals a step.
 """
 import argparse
 import json
@@ -32,11 +36,26 @@ from typing import Optional
 
 from scoundrel_solver.batch import AppendFile, BatchError, JsonLines, parse_seeds, read_json_lines, seed_problem
 from scoundrel_solver.bottleimp import Rules, deal
-from scoundrel_solver.bottleimp.bots import factory, make_bot, play_out
+from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out
 from scoundrel_solver.errors import InputError
 
-PAIRS = ["table:random", "table:lopaka-rule", "table:greedy", "double-dummy:table"]
+PAIRS = ["table:table-low", "table:greedy", "table-low:random", "table-low:lopaka-rule", "table-low:greedy",
+         "double-dummy:table-low"]
 OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp" / "duplicate"
+
+
+def build_id() -> str:
+    """The commit the games are played at (a ``+`` when the work tree differs from it)."""
+    import subprocess
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty else "")
 
 
 def margin(start, a_bot, b_bot, seed):
@@ -49,12 +68,15 @@ def margin(start, a_bot, b_bot, seed):
 
 
 def duplicate(task):
-    variant, first, second, seed = task
+    variant, first, second, seed, build = task
     start = deal(seed, Rules(variant)).start()
     m1 = margin(start, first, second, seed)
     m2 = margin(start, second, first, seed)
-    return {"seed": seed, "variant": variant, "first": first, "second": second, "first_as_A": m1,
-            "second_as_A": m2, "gain": (m1 - m2) / 2}
+    rec = {"seed": seed, "variant": variant, "first": first, "second": second, "first_as_A": m1,
+           "second_as_A": m2, "gain": (m1 - m2) / 2, "build": build}
+    if "table" in (first, second):
+        rec["table_setup"] = dict(TableBot.SETUP_SAMPLES)     # the drawn deals of its setup hint, a step
+    return rec
 
 
 def path_for(out: Path, variant: str, pair: str) -> Path:
@@ -103,6 +125,7 @@ def parse_pairs(text: str) -> list:
 def play(args):
     seeds = list(parse_seeds(args.deals))
     args.out.mkdir(parents=True, exist_ok=True)
+    build = build_id()
     for variant in args.variant:
         for pair in args.pairs:
             first, second = pair.split(":")
@@ -111,7 +134,7 @@ def play(args):
                 found = read_pair(path, (variant, first, second))
                 out.mend(found)               # a torn last line (a kill mid-write): cut, played again
                 done = {r["seed"] for _, r in found.items}
-                todo = [(variant, first, second, s) for s in seeds if s not in done]
+                todo = [(variant, first, second, s, build) for s in seeds if s not in done]
                 print(f"{variant} {pair}: {len(todo)} deals to play -> {path}", file=sys.stderr)
                 if args.jobs > 1 and len(todo) > 1:
                     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:

@@ -17,7 +17,7 @@ import click
 from scoundrel_solver.bottleimp import (BasePass, Discard, IllegalMove, InputError, Pass, Play, Reveal, parse_card,
                                         parse_line, replay)
 from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME
-from scoundrel_solver.bottleimp.bots import BOTS, make_bot
+from scoundrel_solver.bottleimp.bots import BOTS, make_bot, setup_choice
 from scoundrel_solver.bottleimp.notation import format_line, line_of
 from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.shuffle import check_seed
@@ -27,7 +27,7 @@ from ..output import print_json
 from ..terminal import Commands, Terminal, run_session
 from . import render
 from .options import imp_options, pretty_option
-from .progress import search_reporter, worlds_reporter
+from .progress import deals_reporter, search_reporter, worlds_reporter
 from .render import seat_name
 
 
@@ -327,7 +327,12 @@ class Session(Commands):
         try:
             if state.in_setup:
                 mine = self.my_setup_choice(text)
-                choices = {i: bot.choose_setup(state, i) for i, bot in self.bots.items() if state.setup_options(i)}
+                choices = {}
+                for i, bot in self.bots.items():
+                    if state.setup_options(i):
+                        with ProgressLine() as line:
+                            choices[i] = setup_choice(bot, state, i, self.states[0], self.actions, progress=deals_reporter(
+                                line, f"{seat_name(self.rules, self.rules.seats[i])} ({bot.name} bot) choosing"))
                 choices[self.human] = mine
                 action = state.joint_action(choices)
             else:

@@ -40,3 +40,15 @@ def worlds_reporter(line: ProgressLine, what: str = "table hint"):
     def report(solved, total):
         line.show(f"{what}: {solved}/{total} worlds solved, {time.perf_counter() - t0:.1f} s")
     return report
+
+
+def deals_reporter(line: ProgressLine, what: str = "setup hint"):
+    """The ``progress(deals, candidates left)`` of the setup hint's race, shown on ``line``."""
+    if not line.enabled:
+        return None
+    t0 = time.perf_counter()
+
+    def report(deals, left):
+        line.show(f"{what}: {deals} deals valued, {left} choices left in the race, "
+                  f"{time.perf_counter() - t0:.1f} s")
+    return report

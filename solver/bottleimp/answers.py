@@ -3,7 +3,7 @@
 The command line and (later) the HTTP service both call these and print or send the
 dict; neither builds an answer itself.  Every dict validates against the project's
 schema (``$defs/imp-deal``, ``imp-replay``, ``imp-position``, ``imp-value``, ``imp-solve``,
-``imp-hint``, ``imp-table-hint``, ``imp-puzzles``, ``imp-puzzle``, ``imp-daily``, ``imp-review``).
+``imp-hint``, ``imp-table-hint``, ``imp-setup-hint``, ``imp-puzzles``, ``imp-puzzle``, ``imp-daily``, ``imp-review``).
 
 >>> from .rules import Rules
 >>> answer = replay_answer(deal(42, Rules("lopaka")), "pass 1 18 | 36 37 31")
@@ -26,6 +26,9 @@ from .puzzle import Puzzle, daily_dict
 from .reference import NoValueError, solve_reference
 from .review import NAMED as REVIEW_NAMED
 from .review import Review, review
+from .setuphint import NAMED as SETUP_NAMED
+from .setuphint import Model, SetupHint, choice_text, setup_hint
+from .setupview import SetupView, setup_view_of
 from .state import Play, State
 from .tablehint import NAMED, TableExplanation, TableHint, explain_table, table_hint
 from .tableview import view_dict
@@ -369,6 +372,81 @@ def table_hint_json(h: TableHint, view: View, seconds: float, seed=None, moves=N
     return out
 
 
+def setup_view_dict(start: State, actions, seat: int) -> dict:
+    """The ``imp-setup-view`` of ``seat`` after the setup ``actions`` (its own cards, and each
+    step as it saw it: what it laid down, passed and received)."""
+    from .game import setup_seen, task
+    state = start
+    for a in actions:
+        state = state.apply(a)
+    rules = start.rules
+    out = {"type": "imp-setup-view", "variant": rules.variant, "cards": rules.cards, "seat": rules.seats[seat],
+           "step": task(state)}
+    if rules.variant == "lopaka":
+        out["hand"] = list(state.hands[seat])
+    else:
+        out["stacks"] = {"1": list(state.hands[seat * 2]),
+                         "2": list(state.hands[seat * 2 + 1]) if state.step >= 1 else None}
+        out["stack_2_size"] = len(state.hands[seat * 2 + 1])
+    out["setup"] = [setup_seen(rules, a, seat) for a in actions]
+    return out
+
+
+def _choice_json(choice) -> dict:
+    out = {"choice": choice_text(choice)}
+    if isinstance(choice, tuple):
+        out.update({"devil": choice[0], "pass": choice[1]})
+    return out
+
+
+def setup_hint_json(h: SetupHint, view_json: dict, seed=None, moves=None, seconds=None) -> dict:
+    """``imp hint --table --json`` at a setup step: each choice's figures over the drawn deals,
+    named for what they are (:data:`.setuphint.NAMED`) under the named model."""
+    rules_variant = view_json["variant"]
+    cands = []
+    for c in h.candidates:
+        item = _choice_json(c.choice)
+        if rules_variant == "lopaka":
+            item["card"] = c.choice
+        elif h.step == "open":
+            item["open"] = c.choice
+        item.update({"same_as": [choice_text(m) for m in c.same_as], "mean": fraction_json(c.mean),
+                     "ci95": None if c.ci95 is None else [round(c.ci95[0], 4), round(c.ci95[1], 4)],
+                     "best_share": fraction_json(c.best_share), "deals": c.deals})
+        cands.append(item)
+    diff = None
+    if h.difference is not None:
+        mean, ci = h.difference
+        diff = {"mean": round(mean, 4), "ci95": None if ci is None else [round(ci[0], 4), round(ci[1], 4)]}
+    return {"type": "imp-setup-hint", "variant": rules_variant, "cards": view_json["cards"], "seed": seed,
+            "moves": moves, "view": view_json, "seat": h.seat, "step": h.step, "named": SETUP_NAMED,
+            "model": {"opponent": h.model.opponent, "opponent_text": h.opponent_text, "later": h.later_text},
+            "choices": h.choices, "candidates": cands,
+            "recommended": choice_text(h.recommended), "runner_up": None if h.runner_up is None else choice_text(
+                h.runner_up),
+            "difference": diff, "clear": h.clear, "deals": h.deals, "samples": h.samples,
+            "time": None if h.samples else seconds, "seconds": round(h.seconds, 6)}
+
+
+def setup_view_after(start: State, moves_text: str = "", seat: str = None) -> tuple:
+    """``(view, view JSON, moves)``: what ``seat`` (``A`` or ``B``; default A, as either player may
+    ask at a simultaneous step) knows after the setup steps ``moves_text``."""
+    segments = parse_line(moves_text, start.rules)
+    actions = [a for s in segments for a in s]
+    replay(start, segments)
+    index = start.rules.seats.index(seat or "A")
+    return setup_view_of(start, actions, index), setup_view_dict(start, actions, index), format_line(
+        line_of(start, actions))
+
+
+def setup_hint_answer(start: State, moves_text: str = "", seat: str = None, seed=None, samples: int = 0,
+                      seconds: float = 0.0, opponent: str = None, workers: int = None, progress=None) -> dict:
+    """``imp hint --table --json`` at a setup step, from a deal and the setup so far."""
+    view, view_json, moves = setup_view_after(start, moves_text, seat)
+    h = setup_hint(view, samples, seconds, None if opponent is None else Model(opponent), workers, progress)
+    return setup_hint_json(h, view_json, seed, moves, seconds)
+
+
 def table_view_after(start: State, moves_text: str = "", seat: str = None) -> tuple:
     """``(view, moves)``: what the player to move after ``moves_text`` knows (``seat``, if given,
     must be that player) and the moves as the notation writes them."""
@@ -400,13 +478,32 @@ def table_explain_card(view: View, text) -> int:
     return card
 
 
+def in_setup_after(start: State, moves_text: str = "") -> bool:
+    """Is a setup step due after ``moves_text`` (every move checked)?"""
+    return replay(start, parse_line(moves_text, start.rules))[-1].in_setup
+
+
 def table_hint_answer(start: State, moves_text: str = "", seat: str = None, seed=None,
                       seconds: float = DEFAULT_HINT_TIME, workers: int = None, progress=None,
-                      explain_card: int = None, against: str = None) -> dict:
-    """``imp hint --table --json`` from a deal: the view of the player to move after ``moves_text``."""
+                      explain_card: int = None, against: str = None, samples: int = 0, opponent: str = None,
+                      setup_progress=None) -> dict:
+    """``imp hint --table --json`` from a deal: the view of the player to move after ``moves_text``;
+    at a setup step the setup hint of ``seat`` (default A) over ``samples`` drawn deals or within
+    ``seconds`` (:func:`setup_hint_answer`; ``setup_progress(deals, left)``)."""
     if not start.rules.two_player:
         raise ViewError("the real-table hint is for Lopaka and Glitzerhaus (the base game has no "
                         "double-dummy value here, IMP-RULES §8)")
+    if in_setup_after(start, moves_text):
+        for name, value in (("--explain", explain_card), ("--against", against)):
+            if value is not None:
+                raise ViewError(f"{name} belongs to the play phase's real-table hint; at a setup step the hint "
+                                f"lists every choice")
+        return setup_hint_answer(start, moves_text, seat, seed, samples, 0 if samples else seconds, opponent, workers,
+                                 setup_progress)
+    for name, value in (("--samples", samples), ("--opponent", opponent)):
+        if value:
+            raise ViewError(f"{name} belongs to the setup hint; after these moves the play phase has begun, and its "
+                            f"real-table hint solves the worlds within --time")
     view, moves = table_view_after(start, moves_text, seat)
     if explain_card is not None:
         explain_card = table_explain_card(view, explain_card)

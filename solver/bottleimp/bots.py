@@ -5,13 +5,17 @@
   else the highest legal card that would win the trick as it lies, else the lowest).
 * ``greedy``: the heuristic of :class:`GreedyBot` below.
 
-* ``table``: the real-table hint's card over what its seat knows (:class:`TableBot`).
+* ``table``: the real-table hint's card over what its seat knows (:class:`TableBot`), and at
+  each setup step the setup hint's choice (:mod:`.setuphint`) over a fixed count of drawn deals.
+* ``table-low``: the same play with the low-cards setup (the ``table`` bot before its setup
+  hint: the yardstick the setup hint is measured against).
 * ``double-dummy``: the engine's best card, seeing every card (:class:`DoubleDummyBot`): a
   yardstick, not a fair opponent.
 
-Setup choices of all but ``random`` are :func:`low_cards_setup` (the low-cards setup policy,
-:mod:`.policy`): the dummy's rule says nothing about passing, and the engines value the play
-phase.
+Setup choices of all but ``random`` and ``table`` are :func:`low_cards_setup` (the low-cards
+setup policy, :mod:`.policy`): the dummy's rule says nothing about passing, and the engines
+value the play phase.  ``choose_setup(state, seat, start, actions)``: the bots that remember
+the game (``needs_history``) are told the round from its deal.
 
 >>> from .deal import deal
 >>> from .rules import Rules
@@ -111,18 +115,35 @@ class TableBot:
     """The real-table hint's card (:mod:`.tablehint`): the best double-dummy mean over the
     worlds consistent with what this seat knows, from the first ``worlds`` worlds of the hint's
     fixed order (each solved exactly), so its play depends on nothing but the game.  It sees
-    only its own cards, the open ones and the play (:func:`.worlds.view_of`).  Setup: as
-    :func:`low_cards_setup` (at the exchange Lopaka's hand is not yet open)."""
+    only its own cards, the open ones and the play (:func:`.worlds.view_of`).
+
+    Setup: the setup hint's recommendation (:func:`.setuphint.setup_hint`) over the first
+    :attr:`SETUP_SAMPLES` deals drawn for what the seat knows (a fixed count: the choice
+    depends on nothing but the game), under the hint's default model of the opponent; a step
+    whose count is 0 is made by :func:`low_cards_setup`."""
 
     name = "table"
     needs_history = True
     WORLDS = 16
+    #: drawn deals a setup step, by step (0: the low-cards setup policy)
+    SETUP_SAMPLES = {"pass": 32, "s1": 0, "s2": 0, "open": 16}
 
     def __init__(self, seed: int = 0, worlds: int = WORLDS):
         self.worlds = worlds
 
-    def choose_setup(self, state: State, seat: int):
-        return low_cards_setup(state, seat)
+    def choose_setup(self, state: State, seat: int, start: State = None, actions=(), progress=None):
+        """``progress(deals, candidates left)`` after each drawn deal (:func:`.setuphint.setup_hint`)."""
+        from .setuphint import setup_hint
+        from .setupview import STEP_NAMES, setup_view_of
+        samples = self.SETUP_SAMPLES.get(STEP_NAMES[state.rules.variant][state.step], 0)
+        if not samples:
+            return low_cards_setup(state, seat)
+        if start is None:
+            if state.step:
+                raise BotError("the table bot needs the game from its deal (start and actions)")
+            start, actions = state, ()
+        view = setup_view_of(start, actions, seat)
+        return setup_hint(view, samples=samples, workers=1, progress=progress).recommended
 
     def choose_card(self, state: State, start: State = None, actions=(), progress=None) -> int:
         """``progress(solved, total)`` after each chunk of worlds (:func:`.tablehint.table_hint`)."""
@@ -135,6 +156,15 @@ class TableBot:
             raise BotError("the table bot needs the game from its deal (start and actions)")
         view = view_of(start, actions, state.turn)
         return table_hint(view, seconds=0, workers=1, progress=progress, max_worlds=self.worlds).recommended
+
+
+class LowSetupTableBot(TableBot):
+    """The ``table`` bot's play with the low-cards setup (:func:`low_cards_setup`)."""
+
+    name = "table-low"
+
+    def choose_setup(self, state: State, seat: int, start: State = None, actions=(), progress=None):
+        return low_cards_setup(state, seat)
 
 
 class DoubleDummyBot:
@@ -163,11 +193,11 @@ class DoubleDummyBot:
 
 
 BOTS = {"random": RandomBot, "lopaka-rule": LopakaRuleBot, "greedy": GreedyBot, "table": TableBot,
-        "double-dummy": DoubleDummyBot}
+        "table-low": LowSetupTableBot, "double-dummy": DoubleDummyBot}
 
 
 def make_bot(name: str, seed: int = 0):
-    """A bot by name (``random``, ``lopaka-rule``, ``greedy``, ``table``, ``double-dummy``)."""
+    """A bot by name (``random``, ``lopaka-rule``, ``greedy``, ``table``, ``table-low``, ``double-dummy``)."""
     if name not in BOTS:
         raise BotError(f"bad bot {name!r}: choose one of {', '.join(BOTS)}")
     return BOTS[name](seed)
@@ -194,11 +224,19 @@ def play_out_from(start: State, actions, bots: dict) -> list:
     return _play_out(state, bots, start, list(actions))[len(actions):]
 
 
+def setup_choice(bot, state: State, seat: int, start: State, actions, progress=None):
+    """``bot``'s part of the setup step due in ``state`` (the round ``actions`` made from its
+    deal ``start``: the bots that remember the game are told it)."""
+    if getattr(bot, "needs_history", False):
+        return bot.choose_setup(state, seat, start, list(actions), progress=progress)
+    return bot.choose_setup(state, seat)
+
+
 def _play_out(state: State, bots: dict, start: State, history: list) -> list:
     actions = list(history)
     while not state.finished:
         if state.in_setup:
-            choices = {i: bots[i].choose_setup(state, i) for i in range(len(state.seats))
+            choices = {i: setup_choice(bots[i], state, i, start, actions) for i in range(len(state.seats))
                        if state.setup_options(i)}
             action = state.joint_action(choices)
         elif state.lopaka_to_play:
@@ -212,5 +250,5 @@ def _play_out(state: State, bots: dict, start: State, history: list) -> list:
     return actions[len(history):]
 
 
-__all__ = ["BOTS", "BotError", "DoubleDummyBot", "factory", "GreedyBot", "LopakaRuleBot", "RandomBot", "TableBot", "low_cards_setup",
-           "make_bot", "play_out", "play_out_from"]
+__all__ = ["BOTS", "BotError", "DoubleDummyBot", "factory", "GreedyBot", "LopakaRuleBot", "LowSetupTableBot", "RandomBot",
+           "TableBot", "low_cards_setup", "make_bot", "play_out", "play_out_from", "setup_choice"]

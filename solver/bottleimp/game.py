@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .bots import BOTS, BotError, make_bot
+from .bots import BOTS, BotError, make_bot, setup_choice
 from .cards import parse_card
 from .notation import format_line, line_of, parse_line, replay
 from .state import Discard, IllegalMove, Pass, Play, Reveal, State
@@ -170,7 +170,7 @@ def step(d, line_text: str, seat: str, bot: str, bot_seed: int = 0, move: str = 
         if state.finished:
             raise IllegalMove("the round is over: no move to play")
         if state.in_setup:
-            choices = {i: _bot(bot, bot_seed, i, len(actions)).choose_setup(state, i)
+            choices = {i: setup_choice(_bot(bot, bot_seed, i, len(actions)), state, i, start, actions)
                        for i in range(len(state.seats)) if i != human and state.setup_options(i)}
             choices[human] = own_setup_choice(state, human, move)
             action = state.joint_action(choices)

@@ -48,7 +48,7 @@ async def hint(service, ep: Endpoint, params: dict) -> tuple:
         params["explain"] = params.pop("card")
     seconds = service.seconds(params, "time", service.limits.hint_time)
     pool = service.heavy if params.get("table") else service.solo
-    keys = [*GAME, "position", "moves", "explain", "table", "seat", "against", "time"]
+    keys = [*GAME, "position", "moves", "explain", "table", "seat", "against", "samples", "opponent", "time"]
     return await service.run(pool, (jobs.hint, (in_order(params, keys),)), service.deadline(seconds))
 
 
@@ -97,9 +97,10 @@ ENDPOINTS = [
              "before and after and its loss, the exchange or the open stacks against the other player's actual "
              "choice (= scoundrel-solve imp review --json).", "imp-review", handler=review),
     Endpoint("/api/imp/hint", "hint", {**GAME, "position": JSON, "moves": STR, "explain": STR, "table": BOOL,
-                                       "seat": STR, "against": STR, "time": NUM},
+                                       "seat": STR, "against": STR, "samples": INT, "opponent": STR, "time": NUM},
              "The Bottle Imp: every legal card's double-dummy margin (the deal known), or with table=true the "
-             "real-table hint from what the player to move knows (= scoundrel-solve imp hint [--table] --json).",
+             "real-table hint from what the player to move knows, and at a setup step the setup hint of seat "
+             "(A or B) over samples drawn deals or within time (= scoundrel-solve imp hint [--table] --json).",
              "imp-hint", handler=hint),
     Endpoint("/api/imp/explain", "explain", {**GAME, "position": JSON, "moves": STR, "card": STR, "table": BOOL,
                                              "seat": STR, "time": NUM},

@@ -23,12 +23,15 @@ def _checks() -> dict:
     from ..bottleimp.bots import BOTS
     from ..bottleimp.puzzle import METHODS
     from ..bottleimp.rules import CARD_TABLES, VARIANTS
+    from ..bottleimp.setuphint import MAX_SAMPLES, OPPONENT_MODELS
     return {
         "variant": (one_of, VARIANTS), "players": (one_of, ("3", "4")), "cards": (one_of, CARD_TABLES),
         "max_nodes": (whole_number, 1, MAX_NODES, "the search counts nodes in 64 bits"),
         "timeout": (seconds,), "time": (seconds, True), "bot": (one_of, tuple(BOTS)), "against": (one_of, tuple(BOTS)),
         "bot_seed": (whole_number, 0, 2 ** 32 - 1), "tricks_left": (whole_number, 2, 11),
         "count": (whole_number, 1, 100), "method": (one_of, METHODS),
+        "samples": (whole_number, 1, MAX_SAMPLES, "the setup hint draws at most that many deals"),
+        "opponent": (one_of, OPPONENT_MODELS),
     }
 
 
@@ -142,8 +145,9 @@ def hint(params: dict) -> dict:
         seat = _seat(p)
         d = _deal(p)
         return table_hint_answer(d.start(), p.get("moves", ""), seat, d.seed, p["time"], workers=WORKERS,
-                                 explain_card=p.get("explain"), against=p.get("against"))
-    for key in ("seat", "against"):
+                                 explain_card=p.get("explain"), against=p.get("against"),
+                                 samples=p.get("samples") or 0, opponent=p.get("opponent"))
+    for key in ("seat", "against", "samples", "opponent"):
         if p.get(key) is not None:
             raise _usage(f"--{key} goes with --table (the real-table hint); the hint with the deal known is for "
                          f"the player to move and needs no opponent")

@@ -11,7 +11,7 @@ from imp_games import ALL_RULES
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: f"{r.variant}-{r.players}-{r.cards}")
 # the engines' bots play Lopaka and Glitzerhaus only, and solve: double-dummy in test_imp_solve.py
-@pytest.mark.parametrize("name", [n for n in BOTS if n not in ("double-dummy", "table")])
+@pytest.mark.parametrize("name", [n for n in BOTS if n not in ("double-dummy", "table", "table-low")])
 def test_bots_play_whole_legal_rounds(rules, name):
     for seed in range(6):
         start = deal(seed, rules).start()

@@ -6,7 +6,7 @@ import pytest
 
 from scoundrel_solver.bottleimp import DECK, TABLES, CardError, Rules, RulesError, format_cards, parse_card
 
-MODULES = ["cards", "rules", "state", "deal", "notation", "position", "reference", "exchange", "bots", "answers",
+MODULES = ["cards", "rules", "state", "deal", "notation", "position", "reference", "exchange", "bots", "answers", "setupview", "setuphint",
            "analysis", "policy", "engine", "worlds", "review"]
 
 
