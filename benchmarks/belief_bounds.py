@@ -57,7 +57,7 @@ for p in (ROOT, ROOT / "benchmarks"):
 from scoundrel_solver import Rules  # noqa: E402
 from scoundrel_solver.batch import percentile  # noqa: E402
 from scoundrel_solver.scoundrel.beliefsearch import BudgetExceeded, CoreBeliefSearch  # noqa: E402
-from scoundrel_solver.scoundrel.hints import TablePosition  # noqa: E402
+from scoundrel_solver.scoundrel.table import TablePosition  # noqa: E402
 from scoundrel_solver.scoundrel.notation import parse_action  # noqa: E402
 from bench_belief_player import expected_wins, paired, prefix_length, replay, start_position  # noqa: E402
 from bench_table_player import fail, load, parse_seeds, run_deals  # noqa: E402

@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_belief_player as bbp  # noqa: E402
 from scoundrel_solver.scoundrel.beliefsearch import CoreBeliefSearch  # noqa: E402
-from scoundrel_solver.scoundrel.hints import TablePosition  # noqa: E402
+from scoundrel_solver.scoundrel.table import TablePosition  # noqa: E402
 
 
 def main(argv=None):

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import scoundrel_solver.scoundrel.hints as hints  # noqa: E402
+from scoundrel_solver.scoundrel import table, valuer  # noqa: E402
 from scoundrel_solver import Rules, State, deal  # noqa: E402
 from scoundrel_solver.scoundrel.beliefsearch import BeliefSearch, BudgetExceeded, CoreBeliefSearch  # noqa: E402
 from scoundrel_solver.scoundrel.search import solve  # noqa: E402
@@ -44,9 +44,9 @@ def position_with(seed: int, rules: Rules, unseen: int):
         if state.finished:
             return None
         if state.taken == 0 and 0 < len(state.dungeon) - known <= unseen:
-            return hints.TablePosition.from_state(state, known)
+            return table.TablePosition.from_state(state, known)
         for action in room:
-            known = hints.known_bottom_after(state, action, known)
+            known = table.known_bottom_after(state, action, known)
             state = state.play(action)
     return None
 
@@ -81,7 +81,7 @@ def main(argv=None) -> int:
             for engine in args.engines.split(","):
                 if engine == "python" and len(pos.unseen) > args.skip_python_above:
                     continue
-                hints.CACHE.clear()
+                valuer.CACHE.clear()
                 if engine == "core":
                     search = CoreBeliefSearch(rules, timeout=args.timeout)
                 else:

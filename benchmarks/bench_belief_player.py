@@ -107,7 +107,8 @@ for p in (ROOT, ROOT / "benchmarks"):
 
 from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
 from scoundrel_solver.scoundrel.beliefsearch import MAX_UNSEEN, BudgetExceeded, CoreBeliefSearch  # noqa: E402
-from scoundrel_solver.scoundrel.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
+from scoundrel_solver.scoundrel.table import TablePosition, known_bottom_after  # noqa: E402
+from scoundrel_solver.scoundrel.tablehint import table_hint  # noqa: E402
 from scoundrel_solver.intervals import wilson  # noqa: E402
 from scoundrel_solver.scoundrel.notation import parse_action  # noqa: E402
 from scoundrel_solver.scoundrel.state import AVOID  # noqa: E402

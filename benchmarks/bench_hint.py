@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import scoundrel_solver.scoundrel.hints as hints  # noqa: E402
+from scoundrel_solver.scoundrel import exacthint, valuer  # noqa: E402
 from scoundrel_solver import Rules, State, deal  # noqa: E402
 from scoundrel_solver.batch import percentile  # noqa: E402
 
@@ -50,7 +50,7 @@ def random_position(rnd: random.Random, rules: Rules):
             if not alive:
                 break
             if rnd.random() < 0.7:
-                h = hints.exact_hint(state)
+                h = exacthint.exact_hint(state)
                 top = [a.action for a in h.actions if a.score == h.score]
                 good = [a for a in top if a in alive] or top
                 action = rnd.choice(good)
@@ -77,10 +77,10 @@ def main(argv=None):
     times, solves, nodes, exact, won = [], [], [], [], []
     for i in range(args.positions):
         seed, moves, state = random_position(rnd, rules)
-        hints.CACHE.clear()
-        hints._SEARCHERS.clear()
+        valuer.CACHE.clear()
+        valuer._SEARCHERS.clear()
         t0 = time.perf_counter()
-        hint = hints.exact_hint(state)
+        hint = exacthint.exact_hint(state)
         dt = time.perf_counter() - t0
         times.append(dt)
         solves.append(hint.solves)

@@ -52,7 +52,7 @@ if str(ROOT) not in sys.path:
 
 import scoundrel_solver.pools as pools  # noqa: E402
 import scoundrel_solver.scoundrel.budget as budget  # noqa: E402
-import scoundrel_solver.scoundrel.hints as hints  # noqa: E402
+from scoundrel_solver.scoundrel import exacthint, table, tablehint, valuer  # noqa: E402
 from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
 from scoundrel_solver.batch import percentile  # noqa: E402
 
@@ -78,7 +78,7 @@ def random_position(rnd: random.Random, rules: Rules, with_bottom: bool = False,
             continue
         if len(played) == stop and not state.finished:
             if with_bottom:
-                return seed, stop, state, hints.known_bottom_of_line(start, played)
+                return seed, stop, state, table.known_bottom_of_line(start, played)
             return seed, stop, state
 
 
@@ -91,14 +91,14 @@ def table_mode(args, mode: str, out) -> None:
     present, games, win_w, mean_w, gap_mean, gap_win, pair_gap, stopped = 0, [], [], [], [], [], [], 0
     for _ in range(args.positions):
         seed, moves, state, known = random_position(rnd, rules, with_bottom=True)
-        position = hints.TablePosition.from_state(state, known)
+        position = table.TablePosition.from_state(state, known)
         cold()
         t0 = time.perf_counter()
-        h0 = hints.table_hint(position, time_budget=args.time, samples=args.samples)
+        h0 = tablehint.table_hint(position, time_budget=args.time, samples=args.samples)
         wall0 = time.perf_counter() - t0
         cold()
         t0 = time.perf_counter()
-        h = hints.table_hint(position, time_budget=args.time, samples=args.samples, achievable_games=args.samples)
+        h = tablehint.table_hint(position, time_budget=args.time, samples=args.samples, achievable_games=args.samples)
         wall = time.perf_counter() - t0
         walls.append(wall)
         walls0.append(wall0)
@@ -159,8 +159,8 @@ def table_mode(args, mode: str, out) -> None:
 
 
 def cold():
-    hints.CACHE.clear()
-    hints._SEARCHERS.clear()
+    valuer.CACHE.clear()
+    valuer._SEARCHERS.clear()
     pools.close_pool()
 
 
@@ -171,7 +171,7 @@ def main(argv=None):
     ap.add_argument("--time", type=float, default=budget.DEFAULT_TIME)
     ap.add_argument("--workers", type=int, default=budget.DEFAULT_WORKERS)
     ap.add_argument("--exact-subset", type=int, default=5, help="positions also solved with --time 0")
-    ap.add_argument("--samples", type=int, default=hints.DEFAULT_SAMPLES,
+    ap.add_argument("--samples", type=int, default=table.DEFAULT_SAMPLES,
                     help="table modes: orders of the clairvoyant figure and the policy's games")
     ap.add_argument("--rng-seed", type=int, default=2025)
     ap.add_argument("--out", type=Path, default=None, help="one JSON line per position")
@@ -189,7 +189,7 @@ def main(argv=None):
             seed, moves, state = random_position(rnd, rules, early=early)
             cold()
             t0 = time.perf_counter()
-            h = hints.exact_hint(state, budget=args.time, workers=args.workers)
+            h = exacthint.exact_hint(state, budget=args.time, workers=args.workers)
             wall = time.perf_counter() - t0
             walls.append(wall)
             n = len(h.actions)
@@ -201,7 +201,7 @@ def main(argv=None):
             if k < args.exact_subset:
                 cold()
                 t1 = time.perf_counter()
-                h0 = hints.exact_hint(state)
+                h0 = exacthint.exact_hint(state)
                 row["seconds_time0"] = round(time.perf_counter() - t1, 4)
                 truth = {str(a.action): a.score for a in h0.actions}
                 for a in h.actions:

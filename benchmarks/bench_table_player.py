@@ -43,7 +43,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
-from scoundrel_solver.scoundrel.hints import TablePosition, known_bottom_after, table_hint  # noqa: E402
+from scoundrel_solver.scoundrel.table import TablePosition, known_bottom_after  # noqa: E402
+from scoundrel_solver.scoundrel.tablehint import table_hint  # noqa: E402
 from scoundrel_solver.scoundrel.stats import read_records  # noqa: E402
 from scoundrel_solver.intervals import wilson  # noqa: E402
 from scoundrel_solver.scoundrel.rating import play_greedy  # noqa: E402

@@ -1,4 +1,7 @@
-"""The ``scoundrel-solve`` command: parse, call the library, print.
+"""The ``scoundrel-solve`` command, the root group of both games' commands: parse, call the
+library, print.  Scoundrel's commands (cli/scoundrel/) hang from it directly, and without a
+command it solves a Scoundrel dungeon; the Bottle Imp's are the group ``scoundrel-solve imp``
+(cli/bottleimp/), loaded when named.
 
 Exit status: 0 done (a proven loss is a done job too), 1 output that cannot be
 written (a full disk), 2 bad input or usage, 3 the search engine is not
@@ -18,16 +21,21 @@ import sys
 
 import click
 
-from scoundrel_solver import CoreMissingError, IllegalMove, InputError
+from scoundrel_solver import CoreMissingError, InputError
 from scoundrel_solver.batch import os_reason
 from scoundrel_solver.errors import OptionError
-from scoundrel_solver.progress import ProgressLine
-from scoundrel_solver.scoundrel import answers
 
-from . import render
 from .exits import EXIT_ENGINE, EXIT_INTERRUPTED, EXIT_IO, EXIT_OK, EXIT_USAGE
-from .options import (GameChoice, game_options, json_option, pretty_option, progress_option, search_options,
-                      threads_option, typed, usage_error)
+from .options import typed, usage_error
+from .scoundrel.daily import daily_command
+from .scoundrel.generate import generate_command
+from .scoundrel.hint import hint_command
+from .scoundrel.options import GameChoice
+from .scoundrel.play import play_command
+from .scoundrel.rate import rate_command
+from .scoundrel.solve import deal_command, replay_command, run_solve, search_job, solve_command
+from .scoundrel.stats import stats_command
+from .serve import serve_command
 
 
 # Every solver input error (CardError, SeedError, RulesError, NotationError,
@@ -109,7 +117,7 @@ class Interrupted(Exception):
 class ScoundrelGroup(OneLineErrors, click.Group):
     # Another game's command group, loaded when it is named (or listed by --help): a
     # Scoundrel command does not pay for importing the Bottle Imp at every start.
-    LAZY = {"imp": ("scoundrel_solver.cli.imp", "imp_group")}
+    LAZY = {"imp": ("scoundrel_solver.cli.bottleimp.group", "imp_group")}
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
@@ -131,10 +139,6 @@ class ScoundrelGroup(OneLineErrors, click.Group):
             name = ctx.invoked_subcommand
             where = click.Context(self.get_command(ctx, name), info_name=name, parent=ctx) if name else ctx
             raise click.UsageError(str(exc), ctx=where) from None
-
-
-def _print_json(obj: dict) -> None:
-    click.echo(render.json_text(obj))
 
 
 # ----------------------------------------------------------------- main job
@@ -163,59 +167,10 @@ Rules: docs/rules.md.  Move notation: TD, QSw, 4Sb, TD> (give), avoid; rooms
 separated by " | ".
 """
 
-SOLVE_HELP = """Solve one dungeon (the same as giving no command).
-
-Prints the deal, the verdict (WIN / LOSS, proven, or NOT PROVEN when a limit
-stopped the search), the line in notation and room by room, and search
-statistics.
-
-\b
-Examples:
-  scoundrel-solve solve --seed 42
-  scoundrel-solve solve --seed 42 --mode coop --deck-size 54 --json
-  scoundrel-solve solve --deck "5D 3S 4H 9C 2D 7S" --durability lenient
-  scoundrel-solve solve --seed 42 --max-nodes 1000000
-"""
-
-
-def run_solve(game: GameChoice, as_json: bool, pretty: bool, max_nodes, timeout, tt_mb, progress=None,
-              threads=None) -> None:
-    chosen = game.game()
-    if not as_json:
-        click.echo(render.deal_title(chosen))
-        click.echo("Dungeon (top first): " + render.cards_text(chosen.deck, pretty))
-        click.echo()
-    with ProgressLine(enabled=progress) as line:
-        result = answers.solved(chosen, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, threads=threads,
-                                progress=line)
-    if as_json:
-        _print_json(result.as_dict())
-        return
-    click.echo(render.verdict(result))
-    if result.line:
-        click.echo("Line: " + result.line_text)
-        note = render.shorter_note(result)
-        if note is not None:
-            click.echo(note)
-        click.echo()
-        try:
-            story = render.narrate(result.start, result.line, pretty)
-        except IllegalMove as exc:  # the solver's own line: a bug, not bad input
-            raise RuntimeError(f"the solver returned an illegal line: {exc}") from exc
-        for text in story:
-            click.echo(text)
-    click.echo()
-    for text in render.statistics(result):
-        click.echo(text)
-
-
-def _search_job(f):
-    return game_options(json_option(pretty_option(search_options(threads_option(progress_option(f))))))
-
 
 @click.group(cls=ScoundrelGroup, invoke_without_command=True, help=MAIN_HELP,
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@_search_job
+@search_job
 @click.version_option(package_name="scoundrel-solver", prog_name="scoundrel-solve")
 @click.pass_context
 def cli(ctx: click.Context, game: GameChoice, as_json, pretty, max_nodes, timeout, tt_mb, threads, progress):
@@ -232,94 +187,17 @@ def cli(ctx: click.Context, game: GameChoice, as_json, pretty, max_nodes, timeou
     run_solve(game, as_json, pretty, max_nodes, timeout, tt_mb, progress, threads)
 
 
-@cli.command("solve", help=SOLVE_HELP)
-@_search_job
-def solve_command(game: GameChoice, as_json, pretty, max_nodes, timeout, tt_mb, threads, progress):
-    run_solve(game, as_json, pretty, max_nodes, timeout, tt_mb, progress, threads)
-
-
-# --------------------------------------------------------------------- deal
-@cli.command("deal")
-@game_options
-@json_option
-@pretty_option
-def deal_command(game: GameChoice, as_json, pretty):
-    """Print a dungeon, top card first, one line of card tokens.
-
-    The deal number fixes the dungeon forever (SplitMix64 + Fisher-Yates, see
-    docs/rules.md).  With --deck it checks and normalises your cards.
-
-    \b
-    Examples:
-      scoundrel-solve deal --seed 42
-      scoundrel-solve deal --seed 42 --mode coop --deck-size 54 --json
-      scoundrel-solve deal --seed 42 --pretty
-    """
-    chosen = game.game()
-    if as_json:
-        _print_json(answers.deal_answer(chosen))
-    else:
-        click.echo(render.cards_text(chosen.deck, pretty))
-
-
-# ------------------------------------------------------------------- replay
-@cli.command("replay")
-@game_options
-@click.option("--line", default="", metavar="LINE",
-              help='Moves from the start, rooms separated by " | ", e.g. "5D 5C 4H | avoid".')
-@click.option("--steps", is_flag=True, help="Also tell the line room by room.")
-@json_option
-@pretty_option
-def replay_command(game: GameChoice, line: str, steps: bool, as_json, pretty):
-    """Play a line from the start and show where it leads.
-
-    Prints the line with every fight mode written out, then the position
-    (room, each hero's health, weapon and last kill, leader, cards left) or,
-    once the dungeon is cleared or a hero died, the result and the score.
-    The last room may stop part-way.  With --json the position is one object
-    (docs/json.md) that 'hint --position FILE' reads back.
-
-    \b
-    Notation: TD take a card; QSw / 4Sb fight with the weapon / bare-handed
-    (left out: the weapon when it may be used); TD> give it to the partner
-    (co-op); avoid.
-    \b
-    Examples:
-      scoundrel-solve replay --seed 42 --line "5D 5C 4H"
-      scoundrel-solve replay --deck "5D 3S 4H 9C 2D 7S" --line "5D 3S 9C | 4H 2D 7S"
-      scoundrel-solve replay --seed 42 --mode coop --line "8C> 4H AC" --json
-    """
-    chosen = game.game()
-    played = answers.replayed(chosen, line)
-    if as_json:
-        _print_json(answers.replay_json(played))
-        return
-    click.echo(render.deal_title(chosen))
-    click.echo("Line: " + (played.line or "(no moves)"))
-    if steps and played.rooms:
-        click.echo()
-        for text in render.narrate(played.start, played.rooms, pretty):
-            click.echo(text)
-    click.echo()
-    click.echo(render.position(played.final, pretty))
-
-
-# Commands defined in their own modules.
-from .daily import daily_command  # noqa: E402
-from .generate import generate_command  # noqa: E402
-from .hint import hint_command  # noqa: E402
-from .play import play_command  # noqa: E402
-from .rate import rate_command  # noqa: E402
-from .serve import serve_command  # noqa: E402
-from .stats import stats_command  # noqa: E402
-
+# Scoundrel's commands (cli/scoundrel/) and those of the whole package (serve).
+cli.add_command(solve_command)
+cli.add_command(deal_command)
+cli.add_command(replay_command)
 cli.add_command(daily_command)
 cli.add_command(generate_command)
 cli.add_command(hint_command)
 cli.add_command(play_command)
 cli.add_command(rate_command)
-cli.add_command(serve_command)
 cli.add_command(stats_command)
+cli.add_command(serve_command)
 
 
 def main(argv=None) -> None:

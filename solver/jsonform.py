@@ -4,7 +4,7 @@ Every object a command prints with ``--json`` (and ``Result.as_dict()``,
 ``Hint.as_dict()``, ``State.as_dict()``, ``TablePosition.as_dict()``) is
 described by ``data/scoundrel.schema.json``, a JSON Schema (draft 2020-12)
 shipped in the package; docs/json.md explains it.  Positions are read back by
-:func:`scoundrel_solver.scoundrel.hints.position_from_json`; :func:`loads` is the strict
+:func:`scoundrel_solver.scoundrel.position.position_from_json`; :func:`loads` is the strict
 JSON text reader in front of it.
 
 >>> schema()["$defs"]["position"]["properties"]["leader"]["enum"]

@@ -1,6 +1,6 @@
 """The achievable figure of a real-table hint: a policy that cannot see the order, played forward.
 
-At a real table the hint has two other figures (:func:`.hints.table_hint`): the
+At a real table the hint has two other figures (:func:`.tablehint.table_hint`): the
 belief search's, exact when it finishes (mid-game it mostly does not within the
 default budget), and the *clairvoyant bound* (each order solved as if it were
 seen), an upper bound.  This module gives the missing side, a **lower bound
@@ -13,7 +13,7 @@ estimate of what that rule achieves, and no rule that cannot see the order does
 better than the best one: so it estimates a lower bound on the achievable value
 (exact for the rule when every distinct order is played).
 
-The orders are those :func:`.hints.unseen_orders` gives for ``games`` samples
+The orders are those :func:`.table.unseen_orders` gives for ``games`` samples
 with the hint's ``rng_seed``: every distinct order when there are at most
 ``games``, else the first ``games`` of the seeded sequence, so a run cut short
 by its deadline played a prefix of the same orders (the games not finished are
@@ -35,7 +35,7 @@ from ..intervals import ScoreSample
 # cards, else the clairvoyant ranking over HINT_ORDERS orders drawn from the position.
 # explain's default (5 orders, belief search at <= 5 unseen) cost 0.3-2 s per mid-game
 # solo game (about 3 s from room 2), 2 orders 0.2-1 s, 1 order ~1.5x fewer seconds again but
-# lower scores; the hint's games have the last 3/8 of a 2 s budget (hints.BELIEF_SHARE).
+# lower scores; the hint's games have the last 3/8 of a 2 s budget (tablehint.BELIEF_SHARE).
 HINT_ORDERS = 2
 HINT_EXACT_UNSEEN = 4
 
@@ -79,7 +79,7 @@ def play_policy(position, action, *, games: int, rng_seed: int, deadline: Option
                 engine: Optional[str] = None) -> PolicyGames:
     """Play ``action`` then :class:`.explain.TablePolicy` (``orders``, ``exact_unseen``) to the end.
 
-    Over the orders of ``position``'s unseen cards that :func:`.hints.unseen_orders`
+    Over the orders of ``position``'s unseen cards that :func:`.table.unseen_orders`
     gives for ``games`` samples and ``rng_seed`` (every distinct order when at
     most ``games``), in that order, until ``deadline`` (a ``time.perf_counter()``
     instant; None: every game).  A game the deadline interrupts is not counted.

@@ -6,7 +6,7 @@ arguments (a :class:`~.game.GameChoice` or :class:`~.game.Game`, a line, the
 limits of the search) and return the object of the JSON schema (docs/json.md).
 Where a command also prints text, the value behind the object comes first
 (:func:`solved`, :func:`rated`, :func:`hint_of`, ...) and its ``*_json`` turns it
-into the object; the text is the command line's own (cli/render.py).
+into the object; the text is the command line's own (cli/scoundrel/render.py).
 
 Bad input raises the library's :class:`InputError` (an :class:`OptionError`
 when the options themselves are wrong), with the command line's words.
@@ -202,7 +202,7 @@ def exact_hint_within(state: State, budget, max_nodes, timeout, tt_mb, progress:
     (worker processes; None: the cores, at most ``pools.DEFAULT_WORKERS``); with
     ``--time 0`` each action's search runs on that many threads sharing one table
     (None: the cores)."""
-    from .hints import exact_hint
+    from .exacthint import exact_hint
     budget = hint_budget(budget, max_nodes, timeout)
     line = _line(progress)
     if budget == 0:
@@ -325,7 +325,7 @@ def _position_file(choice: GameChoice, o: TableFlags):
     defaults), whatever the flags: a rule flag typed must then say the same, or
     it is an error naming both.  A file without rules is read under the rule flags.
     """
-    from .hints import position_from_json
+    from .position import position_from_json
     others = [k for k in TABLE_FLAGS if k != "position" and getattr(o, k) not in (None, False, ())]
     if others:
         raise OptionError(f"--position FILE holds the whole position; drop --{others[0].replace('_', '-')}")
@@ -351,7 +351,7 @@ def _position_file(choice: GameChoice, o: TableFlags):
 def table_position(choice: GameChoice, o: TableFlags):
     """The real table of ``o`` under the rule flags of ``choice`` (or of the position file)."""
     from .cards import parse_cards
-    from .hints import make_table_position
+    from .position import make_table_position
     if o.position is not None:
         return _position_file(choice, o)
     rules = choice.rules()
@@ -395,8 +395,8 @@ def hint_of(choice: GameChoice, moves: str = "", explain: Optional[str] = None, 
     giving one to the other is an error).  ``progress``: the line an exact hint tells
     while it waits.
     """
-    from .hints import (DEFAULT_BELIEF_SECONDS, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition,
-                        known_bottom_of_line, table_hint)
+    from .table import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line
+    from .tablehint import DEFAULT_BELIEF_SECONDS, table_hint
     samples = DEFAULT_SAMPLES if samples is None else samples
     rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     beliefs = DEFAULT_BELIEF_SECONDS if belief_seconds is None else belief_seconds

@@ -1,7 +1,7 @@
 """Belief-state search: what a player who cannot see the order can really achieve.
 
 At a real table the face-down cards lie in an unknown order.  What the player
-knows is a :class:`~scoundrel_solver.hints.TablePosition`: the face-up row, the
+knows is a :class:`~scoundrel_solver.scoundrel.table.TablePosition`: the face-up row, the
 heroes, the flags, the *unseen* cards (a multiset, in uniformly random order) and
 the *known bottom* (cards of avoided rooms, in order, under the unseen ones).
 That is the belief state searched here (as expectimax solvers and
@@ -32,7 +32,7 @@ This module is the plainly written **reference**: exact rational arithmetic
 (:class:`fractions.Fraction`), no pruning, a memo on the belief itself.  Faster
 searches are tested against it.
 
->>> from scoundrel_solver.hints import TablePosition
+>>> from scoundrel_solver.scoundrel.table import TablePosition
 >>> from scoundrel_solver.cards import parse_cards
 >>> start = State.new(parse_cards("5D 3S 4H 9C 2D 7S"))     # 2D and 7S face down
 >>> pos = TablePosition.from_state(start)

@@ -1,6 +1,6 @@
 """"Why is this move worse?": the line after a move, room by room, next to the best move's.
 
-Two kinds, as for hints (:mod:`.hints`), and the answer always says which:
+Two kinds, as for hints (:mod:`.exacthint`, :mod:`.tablehint`), and the answer always says which:
 
 * :func:`explain_exact` -- the order of the dungeon is known (a numbered deal,
   a written-out deck).  Both lines come from the search core
@@ -32,12 +32,13 @@ from typing import Optional
 from ..errors import InputError
 from ..intervals import ScoreSample, mean_ci
 from ..pools import drop_pool, pool, workers_default
-from .hints import exact_hint, table_hint
+from .exacthint import exact_hint
 from .notation import format_line
 from .policy import POLICY_EXACT_UNSEEN, POLICY_ORDERS, TablePolicy, _OutOfTime  # noqa: F401 (TablePolicy: re-exported)
 from .search import DEFAULT_TT_MB, default_engine, solve
 from .state import State
 from .table import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, ENUMERATE_LIMIT, TablePosition, _check_playing, unseen_orders
+from .tablehint import DEFAULT_BELIEF_SECONDS, table_hint
 
 # The real-table policy played forward (TablePolicy): the exact belief search
 # while at most this many cards are unseen (measured on solo deal 42: 4 unseen
@@ -243,7 +244,7 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
                   search_progress=None) -> Explanation:
     """Why ``action`` (an action or its notation) is worse than the best, or that it is not.
 
-    The hint (:func:`.hints.exact_hint`, within ``budget`` seconds or the
+    The hint (:func:`.exacthint.exact_hint`, within ``budget`` seconds or the
     ``max_nodes``/``timeout`` limits) names the best action and proves
     bounds on every action; the lines after ``action`` and after the best
     one come from the core.  With a budget, the hint gets half of it and the
@@ -258,7 +259,7 @@ def explain_exact(state: State, action, *, budget: float = 0.0, max_nodes=None, 
     many threads sharing a table; the figures and the lines are the same whatever the
     count (each line is the canonical walk's where the line of fewest rooms is not
     proven: ``solve(canonical=True)``).  ``search_progress`` (without a budget): as for
-    :func:`.hints.exact_hint`, told of the hint's searches and then of each line's.
+    :func:`.exacthint.exact_hint`, told of the hint's searches and then of each line's.
 
     >>> from scoundrel_solver import deal, Rules
     >>> why = explain_exact(State.new(deal(42, Rules())), "5C")      # doctest: +SKIP
@@ -378,7 +379,7 @@ def explain_table(position: TablePosition, action, *, samples: int = DEFAULT_SAM
                   hint=None) -> Explanation:
     """The typical outcome of ``action`` at a real table, next to the recommended action's.
 
-    The recommended action is the real-table hint's (:func:`.hints.table_hint`
+    The recommended action is the real-table hint's (:func:`.tablehint.table_hint`
     with these settings; pass ``hint`` to reuse one).  Then :class:`TablePolicy`
     plays on after each of the two actions over the orders of the unseen cards
     that the hint's clairvoyant figure used (every distinct order when few,
@@ -388,7 +389,6 @@ def explain_table(position: TablePosition, action, *, samples: int = DEFAULT_SAM
     and ``stopped`` says so.  Within the budget the figures depend only on
     the position and the settings, not on the machine.
     """
-    from .hints import DEFAULT_BELIEF_SECONDS
     t0 = time.perf_counter()
     probe = position.state(position.unseen)
     action = _resolve(probe, action)

@@ -4,7 +4,7 @@ Solved positions are kept in a process-wide LRU cache (lru-dict), so a game that
 hints of one deal (``scoundrel-solve play``) solves each position once; one core searcher per
 rule set, table size and thread count is kept too, so its table carries over from hint to hint.
 The budgeted hint's workers (budget.py), the belief search's leaves (beliefsearch.py) and the
-exact hint (hints.py) all value positions here.
+exact hint (exacthint.py) all value positions here.
 """
 from __future__ import annotations
 

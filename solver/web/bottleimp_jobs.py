@@ -19,7 +19,7 @@ WORKERS = 1        # a matrix game's solves stay in the solver process the pool 
 
 
 def _checks() -> dict:
-    """Option name -> (check, its arguments): the CLI's types of the same options (cli/imp_*.py)."""
+    """Option name -> (check, its arguments): the CLI's types of the same options (cli/bottleimp/*.py)."""
     from ..bottleimp.bots import BOTS
     from ..bottleimp.puzzle import METHODS
     from ..bottleimp.rules import CARD_TABLES, VARIANTS
@@ -51,7 +51,7 @@ def _usage(message: str):
 
 
 def _deal(p: dict):
-    """The checked deal of ``seed`` or ``deal`` (cli/imp_options.py, ImpOptions.game)."""
+    """The checked deal of ``seed`` or ``deal`` (cli/bottleimp/options.py, ImpOptions.game)."""
     from ..bottleimp import Rules, deal, deal_from_text
     from ..shuffle import check_seed
     rules = Rules(p.get("variant", "lopaka"), int(p["players"]) if p.get("players") is not None else None,
@@ -72,7 +72,7 @@ def _position(text: str):
 
 
 def _start(p: dict, what: str = "moves"):
-    """``(start, seed, blocks)`` of the deal, or of ``position`` (cli/imp_solve.py ``_start``)."""
+    """``(start, seed, blocks)`` of the deal, or of ``position`` (cli/bottleimp/solve.py ``_start``)."""
     from ..bottleimp.analysis import NoAnalysis
     if p.get("position") is not None:
         if p.get("seed") is not None or p.get("deal") is not None:

@@ -23,7 +23,8 @@ PROGRAM = "scoundrel-solve"
 
 def _checks() -> dict:
     """Option name -> (check, its arguments): the CLI's types of the same options (cli/options.py,
-    cli/hint.py, cli/daily.py; tests/scoundrel/test_service.py holds the two to the same words)."""
+    cli/scoundrel/options.py, cli/scoundrel/hint.py, cli/scoundrel/daily.py; tests/scoundrel/test_service.py
+    holds the two to the same words)."""
     from ..scoundrel.daily import METHODS
     from ..scoundrel.rating import LABEL_NAMES
     from ..scoundrel.rules import DECK_SIZES, DURABILITIES, FLEES, MODES

@@ -9,8 +9,8 @@ import pytest
 
 from imp_games import invoke
 from scoundrel_solver.bottleimp import Rules, deal
-from scoundrel_solver.cli.imp import imp_group
-from scoundrel_solver.cli.imp_play import Session
+from scoundrel_solver.cli.bottleimp.group import imp_group
+from scoundrel_solver.cli.bottleimp.play import Session
 from scoundrel_solver.jsonform import TYPES, schema
 
 SCHEMA = schema()

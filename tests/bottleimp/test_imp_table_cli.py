@@ -22,7 +22,7 @@ from scoundrel_solver.bottleimp.engine import Engine
 from scoundrel_solver.bottleimp.tablehint import NAMED, explain_table, table_hint
 from scoundrel_solver.bottleimp.tableview import view_dict, view_from_dict, view_from_json
 from scoundrel_solver.bottleimp.worlds import ViewError, count_worlds, view_of, world_order, worlds
-from scoundrel_solver.cli.imp_play import Session
+from scoundrel_solver.cli.bottleimp.play import Session
 from scoundrel_solver.jsonform import schema
 from test_imp_cli import check, run_json
 

@@ -27,7 +27,7 @@ from scoundrel_solver.batch import BatchError, ResultsFileError, RunFailed
 from scoundrel_solver.scoundrel.stats import ResultsFile, Settings, read_records, summarise
 from scoundrel_solver.scoundrel.catalogue import read_catalogue
 from scoundrel_solver.cli.main import cli
-from scoundrel_solver.cli.stats import summary_lines
+from scoundrel_solver.cli.scoundrel.stats import summary_lines
 from scoundrel_solver.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -471,7 +471,7 @@ def test_ctrl_c_while_reading_for_resume_is_one_line(core, tmp_path, monkeypatch
 
 
 def test_ctrl_c_before_generate_finds_a_deal_is_one_line(tmp_path, monkeypatch):
-    import scoundrel_solver.cli.generate as generate_cli
+    import scoundrel_solver.cli.scoundrel.generate as generate_cli
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt

@@ -1,4 +1,6 @@
-"""The layout of the package (docs/architecture.md): no import cycles, shared modules name no game.
+"""The layout of the package (docs/architecture.md): no import cycles, shared modules name no game,
+each game's commands in a folder of their own (cli/<game>/) that names no other game, and every
+folder installed.
 
 Every import of every module of ``solver/`` and ``cli/`` counts, those inside functions too
 (a cycle hidden in a function is still a cycle: each module needs the other to work), and the
@@ -157,3 +159,97 @@ def test_the_old_module_paths_are_the_moved_modules():
     import pytest
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(f"{PACKAGE}.no_such_module")
+
+
+# ------------------------------------------------------------------ the command line
+CLI = f"{PACKAGE}.cli"
+# The root group registers every game's commands (and, without a command, solves a Scoundrel
+# dungeon): the one module at cli/ root that may name a game.
+ROOT_GROUP = f"{CLI}.main"
+
+
+def _game_of(module: str):
+    """The game whose folder ``module`` is in (the library's or the command line's), else None."""
+    for game in GAMES:
+        for folder in (f"{PACKAGE}.{game}", f"{CLI}.{game}"):
+            if module == folder or module.startswith(folder + "."):
+                return game
+    return None
+
+
+def _cli_crossings(graph: dict) -> dict:
+    """Module -> the game modules it may not import: a module of ``cli/<game>/`` imports no other
+    game (neither its library nor its commands); a module at ``cli/`` root but the root group
+    imports no game at all."""
+    out = {}
+    for m, targets in graph.items():
+        if not (m == CLI or m.startswith(CLI + ".")) or m == ROOT_GROUP:
+            continue
+        own = _game_of(m)
+        bad = sorted(t for t in targets if _game_of(t) not in (None, own))
+        if bad:
+            out[m] = bad
+    return out
+
+
+def test_the_crossing_finder_finds_crossings():
+    graph = {f"{CLI}.scoundrel.play": {f"{CLI}.bottleimp.render", f"{CLI}.terminal", f"{PACKAGE}.scoundrel.state"},
+             f"{CLI}.bottleimp.stats": {f"{PACKAGE}.scoundrel.stats", f"{CLI}.batch"},
+             f"{CLI}.terminal": {f"{PACKAGE}.bottleimp.cards"},
+             ROOT_GROUP: {f"{CLI}.scoundrel.solve", f"{CLI}.bottleimp.group"},
+             f"{PACKAGE}.web.app": {f"{CLI}.scoundrel.play"}}
+    assert _cli_crossings(graph) == {f"{CLI}.scoundrel.play": [f"{CLI}.bottleimp.render"],
+                                     f"{CLI}.bottleimp.stats": [f"{PACKAGE}.scoundrel.stats"],
+                                     f"{CLI}.terminal": [f"{PACKAGE}.bottleimp.cards"]}
+
+
+def test_each_games_commands_keep_to_their_folder():
+    graph = _graph()
+    for game in GAMES:   # the folders are there, and seen
+        assert any(m.startswith(f"{CLI}.{game}.") for m in graph), game
+    assert f"{CLI}.bottleimp.solve" in graph[f"{CLI}.bottleimp.group"]
+    assert _cli_crossings(graph) == {}
+
+
+def test_no_module_at_cli_root_is_a_games():
+    """A game's command is in its folder: no ``imp_`` (or other game-prefixed) module at cli/ root,
+    none in the game's folder either (the folder says the game), and no Scoundrel names taken from
+    the package's face (``from scoundrel_solver import Rules`` is Scoundrel's) by a root module."""
+    import importlib
+
+    import scoundrel_solver
+    root = ROOT / "cli"
+    names = [p.stem for p in root.rglob("*.py")]
+    assert not [n for n in names if n.startswith(("imp_", "scoundrel_", "bottleimp_"))]
+    for path in sorted(root.glob("*.py")):
+        module = _module_name(path)
+        if module == ROOT_GROUP:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == PACKAGE:
+                for alias in node.names:
+                    value = getattr(scoundrel_solver, alias.name)
+                    home = value.__name__ if isinstance(value, type(scoundrel_solver)) else value.__module__
+                    assert _game_of(home) is None, (path.name, alias.name, home)
+    importlib.import_module(ROOT_GROUP)
+
+
+def _installed_packages() -> tuple:
+    """The packages pyproject.toml installs, and the folders they come from (package-dir)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    listed = re.search(r"^packages\s*=\s*\[(.*?)\]", text, re.M | re.S)
+    packages = set(re.findall(r'"([\w.]+)"', listed.group(1)))
+    section = re.search(r"^\[tool\.setuptools\.package-dir\]\n(.*?)(?:^\[|\Z)", text, re.M | re.S)
+    dirs = dict(re.findall(r'^"?([\w.]+)"?\s*=\s*"([^"]+)"', section.group(1), re.M))
+    return packages, dirs
+
+
+def test_every_folder_is_installed():
+    """A folder of solver/ or cli/ with an __init__.py is listed in pyproject.toml's packages:
+    an editable install finds an unlisted one, a wheel (pip install .) leaves it out."""
+    packages, dirs = _installed_packages()
+    assert dirs == {PACKAGE: "solver", CLI: "cli"}
+    folders = {_module_name(p) for d in ("solver", "cli") for p in (ROOT / d).rglob("__init__.py")
+               if "__pycache__" not in p.parts}
+    assert f"{CLI}.bottleimp" in folders and f"{PACKAGE}.web" in folders
+    assert folders == packages

@@ -26,8 +26,10 @@ from scoundrel_solver.scoundrel.achievable import HINT_EXACT_UNSEEN, HINT_ORDERS
 from scoundrel_solver.cli.main import cli
 from scoundrel_solver.errors import InputError
 from scoundrel_solver.scoundrel.explain import TablePolicy
-from scoundrel_solver.scoundrel.hints import (SolveCache, TablePosition, known_bottom_after, make_table_position, table_hint,
-                                    unseen_orders)
+from scoundrel_solver.scoundrel.position import make_table_position
+from scoundrel_solver.scoundrel.table import TablePosition, known_bottom_after, unseen_orders
+from scoundrel_solver.scoundrel.tablehint import table_hint
+from scoundrel_solver.scoundrel.valuer import SolveCache
 from scoundrel_solver.intervals import mean_ci_t, wilson
 from test_schema import check
 

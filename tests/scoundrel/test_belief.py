@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from scoundrel_solver.scoundrel.belief import BeliefReference, card_class, draw_sequences, outcomes
 from scoundrel_solver.scoundrel.cards import full_pack, parse_cards
-from scoundrel_solver.scoundrel.hints import TablePosition, _Valuer, known_bottom_after
+from scoundrel_solver.scoundrel.table import TablePosition, known_bottom_after
+from scoundrel_solver.scoundrel.valuer import _Valuer
 from scoundrel_solver.scoundrel.reference import solve_reference
 from scoundrel_solver.scoundrel.rules import Rules
 from scoundrel_solver.scoundrel.state import AVOID, Avoid, State
@@ -259,7 +260,7 @@ def test_depth_limited_is_between_achievable_and_clairvoyant(rules):
 
 # ------------------------------------------------------------ the table hint
 
-from scoundrel_solver.scoundrel.hints import table_hint  # noqa: E402
+from scoundrel_solver.scoundrel.tablehint import table_hint  # noqa: E402
 
 
 def test_table_hint_gives_the_achievable_value_and_the_clairvoyant_bound():

@@ -14,7 +14,7 @@ import belief_bounds as bb  # noqa: E402
 import bench_belief_player as bbp  # noqa: E402
 from scoundrel_solver import Rules  # noqa: E402
 from scoundrel_solver.scoundrel.beliefsearch import CoreBeliefSearch  # noqa: E402
-from scoundrel_solver.scoundrel.hints import TablePosition, known_bottom_after  # noqa: E402
+from scoundrel_solver.scoundrel.table import TablePosition, known_bottom_after  # noqa: E402
 from scoundrel_solver.scoundrel.notation import parse_action  # noqa: E402
 
 TINY = {"samples": 2, "exact_unseen": 4, "max_beliefs": 2_000, "leaf_samples": 2}

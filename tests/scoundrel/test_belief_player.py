@@ -163,7 +163,7 @@ def test_start_unseen_both_players_start_on_the_optimal_line_and_replay_to_their
     # co-op deal 2 from its first decision with <= 8 unseen cards (room 13 of its
     # optimal line): a few seconds; both steps of the belief player are used
     from scoundrel_solver import solve
-    from scoundrel_solver.scoundrel.hints import TablePosition, known_bottom_after
+    from scoundrel_solver.scoundrel.table import TablePosition, known_bottom_after
     seed, cut = 2, 8
     rules = Rules(mode="coop")
     cfg = {**TINY, "exact_unseen": 3, "start_unseen": cut}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from scoundrel_solver.cli import daily as daily_cli
+from scoundrel_solver.cli.scoundrel import daily as daily_cli
 from clitools import invoke, one_error_line
 from scoundrel_solver import Rules, State, deal, format_line, parse_cards, parse_line, replay
 from scoundrel_solver.scoundrel.lines import fewest_rooms_line

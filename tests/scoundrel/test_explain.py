@@ -12,7 +12,10 @@ import pytest
 from clitools import invoke
 from scoundrel_solver import Rules, State, deal, parse_cards, parse_line, replay, schema
 from scoundrel_solver.scoundrel.explain import RoomStep, TablePolicy, divergence, explain_exact, explain_table, line_rooms
-from scoundrel_solver.scoundrel.hints import TablePosition, exact_hint, make_table_position, table_hint, unseen_orders
+from scoundrel_solver.scoundrel.exacthint import exact_hint
+from scoundrel_solver.scoundrel.position import make_table_position
+from scoundrel_solver.scoundrel.table import TablePosition, unseen_orders
+from scoundrel_solver.scoundrel.tablehint import table_hint
 
 SCHEMA = schema()
 SEED42_AFTER = "3H 5D 5Cw"        # room 2 of deal 42: 4H 5S TS 8S; avoid is best (30), 4H scores 15

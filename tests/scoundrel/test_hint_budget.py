@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from scoundrel_solver import Rules, State, parse_cards
 from scoundrel_solver.scoundrel.budget import Progress, _decide_bounds, _search_bounds, solve_actions, static_bounds
 from scoundrel_solver.scoundrel.deal import deal
-from scoundrel_solver.scoundrel.hints import SolveCache, exact_hint
+from scoundrel_solver.scoundrel.exacthint import exact_hint
+from scoundrel_solver.scoundrel.valuer import SolveCache
 from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.scoundrel.reference import solve_reference
 
@@ -204,7 +205,8 @@ def test_cli_bad_time(args, message):
 
 def test_a_budgeted_hint_orders_ties_by_the_fewest_rooms_as_the_exact_one():
     """Issue 48, item 4: the budget hint breaks ties of proven scores like the unbounded one."""
-    from scoundrel_solver.scoundrel.hints import SolveCache, exact_hint
+    from scoundrel_solver.scoundrel.exacthint import exact_hint
+    from scoundrel_solver.scoundrel.valuer import SolveCache
     state = State.new(parse_cards("4C 6S TC 7D 6H JC 5S 9C 8D KC"), Rules(mode="solo", flee="easy"))
     plain = exact_hint(state, cache=SolveCache(100))
     timed = exact_hint(state, cache=SolveCache(100), budget=20.0, workers=1)

@@ -22,8 +22,11 @@ from hypothesis import strategies as st
 from clitools import invoke
 from scoundrel_solver import AVOID, PositionError, Rules, State, deal, parse_cards, solve
 from scoundrel_solver.scoundrel.cards import JOKER, full_pack, is_solo_card
-from scoundrel_solver.scoundrel.hints import (SolveCache, TablePosition, exact_hint, known_bottom_after,
-                          known_bottom_of_line, make_table_position, position_from_json, table_hint)
+from scoundrel_solver.scoundrel.exacthint import exact_hint
+from scoundrel_solver.scoundrel.position import make_table_position, position_from_json
+from scoundrel_solver.scoundrel.table import TablePosition, known_bottom_after, known_bottom_of_line
+from scoundrel_solver.scoundrel.tablehint import table_hint
+from scoundrel_solver.scoundrel.valuer import SolveCache
 from scoundrel_solver.scoundrel.reference import solve_reference
 
 SOLO_CARDS = [c for c in full_pack() if is_solo_card(c)]
@@ -353,7 +356,7 @@ def test_cli_bad_real_table_input(args, message):
 
 def test_rounding_never_makes_a_table_ranking_look_wrong():
     import dataclasses
-    from scoundrel_solver.cli import render
+    from scoundrel_solver.cli.scoundrel import render
     from scoundrel_solver.scoundrel.hints import TableActionValue
     assert render.ranking_digits([(0.5, 3.0), (0.25, 9.0)], 100) == (1, 1)
     # 62.44 % and 62.41 % both round to 62.4: shown with two decimals, the order is visible
@@ -386,8 +389,8 @@ def _summary(hint):
 
 
 def test_proven_rooms_are_kept_for_later_hints():
-    from scoundrel_solver.scoundrel import hints
-    hints._ROOMS.clear()
+    from scoundrel_solver.scoundrel import exacthint
+    exacthint._ROOMS.clear()
     first = exact_hint(_tie_state(), cache=SolveCache(100))
     again = exact_hint(_tie_state(), cache=SolveCache(100))
     assert _summary(again) == _summary(first) and again.nodes < first.nodes
@@ -441,8 +444,8 @@ def test_ties_are_ordered_by_rooms_then_the_legal_order_and_nothing_else_moves(s
     tied = [a for a in hint.actions if sum(b.score == a.score for b in hint.actions) > 1]
     assert hint.ties == ("fewest_rooms" if tied else "none")
     assert all((a.line_rooms is not None) == (a in tied) for a in hint.actions)
-    from scoundrel_solver.scoundrel import hints
-    hints._ROOMS.clear()                    # the reference searches its own rooms
+    from scoundrel_solver.scoundrel import exacthint
+    exacthint._ROOMS.clear()                    # the reference searches its own rooms
     ref = exact_hint(state, cache=SolveCache(100), engine="reference")   # BFS fewest rooms: the same
     assert _summary(ref) == _summary(hint)
 
@@ -455,8 +458,8 @@ def test_the_tie_order_is_the_same_under_a_perturbed_core(knobs):
     for m in "3H 5D 5Cw".split():
         state = state.play(next(a for a in state.legal_actions() if str(a) == m))
     plain42 = exact_hint(state, cache=SolveCache(100))
-    from scoundrel_solver.scoundrel import hints
-    hints._ROOMS.clear()                    # search the rooms again, perturbed
+    from scoundrel_solver.scoundrel import exacthint
+    exacthint._ROOMS.clear()                    # search the rooms again, perturbed
     with perturbed_core(**knobs):
         other = exact_hint(_tie_state(), cache=SolveCache(100))
         other42 = exact_hint(state, cache=SolveCache(100))

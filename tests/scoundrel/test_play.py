@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from scoundrel_solver.cli import play as play_module
+from scoundrel_solver.cli.scoundrel import play as play_module
 from scoundrel_solver.cli.main import cli
 from clitools import runner
 from scoundrel_solver import Rules, parse_cards, solve
@@ -283,7 +283,7 @@ def test_pretty_play_shows_the_line_in_pretty_cards_and_the_replay_command_in_no
 
 
 def test_counts_are_singular_and_plural_and_negative_numbers_use_one_minus_sign():
-    from scoundrel_solver.cli import render
+    from scoundrel_solver.cli.scoundrel import render
     assert render.count(1, "node") == "1 node" and render.count(2, "node") == "2 nodes"
     assert render.count(1_024, "node") == "1,024 nodes"
     assert render.signed(-14) == "−14" and render.signed("-272.0") == "−272.0" and render.signed(3) == "3"
@@ -294,7 +294,7 @@ def test_counts_are_singular_and_plural_and_negative_numbers_use_one_minus_sign(
 def test_play_hints_as_the_hint_command_does(monkeypatch):
     """play's exact hint is the hint command's (one function, the same --time budget), and
     its table hint the same number of orders by default."""
-    from scoundrel_solver.scoundrel.hints import DEFAULT_SAMPLES
+    from scoundrel_solver.scoundrel.table import DEFAULT_SAMPLES
     seen = []
     real = play_module.exact_hint_within
 

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from clitools import invoke, one_error_line as one_error
 from scoundrel_solver import PositionError, Rules, State, parse_cards, parse_line, replay, schema
-from scoundrel_solver.scoundrel.hints import TablePosition, make_table_position, position_from_json
+from scoundrel_solver.scoundrel.position import make_table_position, position_from_json
+from scoundrel_solver.scoundrel.table import TablePosition
 from scoundrel_solver.jsonform import JSONInputError, loads
 
 SEVEN = "5D 3S 4H 9C 2D 7S 6H 8S 2S"

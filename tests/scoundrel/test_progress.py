@@ -289,7 +289,7 @@ def test_cli_rate_hint_daily_and_play_report_their_searches(monkeypatch):
         {k: v for k, v in plain_json.items() if k not in COUNTERS}
     # (the hint's cache emptied first: an earlier test may have left these positions' values
     # in it, and a hint that finds them there searches nothing and reports nothing)
-    from scoundrel_solver.scoundrel.hints import CACHE
+    from scoundrel_solver.scoundrel.valuer import CACHE
     CACHE.clear()
     hint = invoke(["hint", "--seed", "3", "--time", "0", "--progress"])
     assert "hint: scoring action 1 of" in hint.stderr and "hint: the plan after" in hint.stderr

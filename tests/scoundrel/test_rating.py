@@ -219,7 +219,7 @@ def test_calibration_script_takes_known_solves_from_a_stats_file(tmp_path):
 # ----------------------------------------------------------- provisional tables
 def test_a_table_of_fewer_deals_than_planned_is_provisional_and_says_so(monkeypatch):
     import scoundrel_solver.scoundrel.rating as rating_mod
-    from scoundrel_solver.cli.rate import calibration_note
+    from scoundrel_solver.cli.scoundrel.rate import calibration_note
     from scoundrel_solver.scoundrel.rating import CALIBRATION_TARGET, build_calibration
     rules = Rules()
     records = [analyse(deal(seed, rules), rules, seed).as_dict() for seed in range(1, 31)]

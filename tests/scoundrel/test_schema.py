@@ -17,7 +17,10 @@ import pytest
 
 from clitools import invoke
 from scoundrel_solver import AVOID, Rules, State, deal, parse_cards, schema, solve
-from scoundrel_solver.scoundrel.hints import TablePosition, exact_hint, make_table_position, table_hint
+from scoundrel_solver.scoundrel.exacthint import exact_hint
+from scoundrel_solver.scoundrel.position import make_table_position
+from scoundrel_solver.scoundrel.table import TablePosition
+from scoundrel_solver.scoundrel.tablehint import table_hint
 from scoundrel_solver.jsonform import FILE_LINES, TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -274,7 +277,7 @@ def test_library_dicts_are_the_printed_objects():
     skip = {"nodes", "line_nodes", "seconds", "nodes_per_second", "tt", "threads"}
     assert {k: v for k, v in r.as_dict().items() if k not in skip} == \
         {k: v for k, v in printed.items() if k not in skip}
-    from scoundrel_solver.cli.options import default_threads
+    from scoundrel_solver.cli.scoundrel.options import default_threads
     assert r.as_dict()["threads"] == 1 and printed["threads"] == default_threads()
     assert solve(seed=42).as_dict()["seed"] == 42
     # a search from a position has no deck: its position is given instead
@@ -303,8 +306,8 @@ def test_positions_of_the_library():
 def test_a_table_hint_whose_searches_all_stopped_prints_null_not_nan():
     """Every order stopped by the node limit before a line: no mean score.  It is
     null (NaN is not JSON, and json.loads would let it through the schema)."""
-    from scoundrel_solver.cli.render import json_text
-    from scoundrel_solver.scoundrel.hints import SolveCache
+    from scoundrel_solver.cli.output import json_text
+    from scoundrel_solver.scoundrel.valuer import SolveCache
     pos = make_table_position(Rules(), parse_cards("3C QC 8D KC"))
     hint = table_hint(pos, samples=2, max_nodes=1, engine="reference", cache=SolveCache())
     out = check(hint.as_dict())

@@ -9,7 +9,9 @@ import time
 import pytest
 
 from scoundrel_solver import Rules, State, deal, solve
-from scoundrel_solver.scoundrel.hints import SolveCache, TablePosition, score_range, table_hint
+from scoundrel_solver.scoundrel.table import TablePosition
+from scoundrel_solver.scoundrel.tablehint import score_range, table_hint
+from scoundrel_solver.scoundrel.valuer import SolveCache
 
 from clitools import invoke
 from test_schema import check

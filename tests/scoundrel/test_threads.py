@@ -214,7 +214,7 @@ def test_cli_threads_option():
 def test_cli_default_threads_are_the_cores():
     """solve, rate and hint search on every core this process may use, unless told."""
     import os
-    from scoundrel_solver.cli.options import default_threads
+    from scoundrel_solver.cli.scoundrel.options import default_threads
     from scoundrel_solver.scoundrel.search import MAX_THREADS
     assert default_threads() == max(1, min(MAX_THREADS, len(os.sched_getaffinity(0))))
 
@@ -256,7 +256,7 @@ def test_cli_hint_threads(always_threads):
     import json
     from click.testing import CliRunner
     from scoundrel_solver.cli.main import cli
-    from scoundrel_solver.scoundrel.hints import CACHE
+    from scoundrel_solver.scoundrel.valuer import CACHE
     base = ["hint", "--seed", "3", "--json"]
     answers = []
     for extra in (["--time", "0", "--threads", "1"], ["--time", "0", "--threads", "2"],
@@ -277,7 +277,7 @@ def test_cli_play_threads(always_threads):
     import json
     from click.testing import CliRunner
     from scoundrel_solver.cli.main import cli
-    from scoundrel_solver.scoundrel.hints import CACHE
+    from scoundrel_solver.scoundrel.valuer import CACHE
     line = json.loads(CliRunner().invoke(cli, ["--seed", "3", "--json"]).output)["line"]
     moves = "hint\n" + line.replace(" | ", "\nhint\n") + "\n"
     outs = []

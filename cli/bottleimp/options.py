@@ -12,8 +12,7 @@ from scoundrel_solver.bottleimp import Rules, deal, deal_from_text
 from scoundrel_solver.bottleimp.rules import CARD_TABLES, VARIANTS
 from scoundrel_solver.shuffle import check_seed
 
-from .options import OneOf, usage_error
-from .render import json_text
+from ..options import OneOf, usage_error
 
 
 @dataclass(frozen=True)
@@ -71,10 +70,6 @@ def imp_options(f):
 
 
 pretty_option = click.option("--pretty", is_flag=True, help="Write each card with its suit letter: 24b.")
-
-
-def print_json(obj: dict) -> None:
-    click.echo(json_text(obj))
 
 
 def read_position(handle):

@@ -12,14 +12,15 @@ import click
 from scoundrel_solver.bottleimp import format_line, line_of, parse_line, replay
 from scoundrel_solver.bottleimp.answers import deal_answer, replay_answer, replay_position_answer, value_answer
 
-from . import imp_text
-from .imp_options import ImpOptions, imp_options, pretty_option, print_json, read_position
-from .imp_play import play_command
-from .imp_puzzle import daily_command, puzzle_command
-from .imp_review import review_command
-from .imp_solve import hint_command, solve_command
-from .imp_stats import imp_stats_command
-from .options import json_option, usage_error
+from ..options import json_option, usage_error
+from ..output import print_json
+from . import render
+from .options import ImpOptions, imp_options, pretty_option, read_position
+from .play import play_command
+from .puzzle import daily_command, puzzle_command
+from .review import review_command
+from .solve import hint_command, solve_command
+from .stats import imp_stats_command
 
 IMP_HELP = """The Bottle Imp (Der Flaschenteufel): exact values, hints, reviews, puzzles, a game.
 
@@ -95,7 +96,7 @@ def deal_command(game: ImpOptions, as_json, pretty):
     if as_json:
         print_json(deal_answer(chosen))
         return
-    for text in imp_text.deal_lines(chosen, pretty):
+    for text in render.deal_lines(chosen, pretty):
         click.echo(text)
 
 
@@ -121,19 +122,19 @@ def replay_command(game: ImpOptions, line: str, position_file, steps: bool, as_j
         if as_json:
             print_json(replay_answer(chosen, line))
             return
-        start, title = chosen.start(), imp_text.title(chosen)
+        start, title = chosen.start(), render.title(chosen)
     rules = start.rules
     segments = parse_line(line, rules)
     states = replay(start, segments)
     actions = [a for s in segments for a in s]
-    click.echo(title or imp_text.position_title(rules))
+    click.echo(title or render.position_title(rules))
     click.echo("Line: " + (format_line(line_of(start, actions), rules.table, pretty) or "(no moves)"))
     if steps and actions:
         click.echo()
-        for text in imp_text.narrate(states, actions, pretty):
+        for text in render.narrate(states, actions, pretty):
             click.echo(text)
     click.echo()
-    for text in imp_text.position_lines(states[-1], pretty):
+    for text in render.position_lines(states[-1], pretty):
         click.echo(text)
 
 
@@ -175,17 +176,17 @@ def value_command(game: ImpOptions, line: str, position_file, as_json, pretty):
         print_json(answer)
         return
     table = state.rules.table
-    for text in imp_text.position_lines(state, pretty):
+    for text in render.position_lines(state, pretty):
         click.echo(text)
     click.echo()
-    click.echo(f"Value (margin A {imp_text.MINUS} B, double dummy): {imp_text.signed(answer['value'])}")
+    click.echo(f"Value (margin A {render.MINUS} B, double dummy): {render.signed(answer['value'])}")
     if answer["actions"]:
-        who = imp_text.seat_name(state.rules, answer["to_play"])
+        who = render.seat_name(state.rules, answer["to_play"])
         aim = "highest" if answer["to_play"] == "A" else "lowest"
         forced = " (his rule)" if state.lopaka_to_play else f" (aims for the {aim})"
         click.echo(f"{who} to play{forced}:")
         for action in answer["actions"]:
-            click.echo(f"  {imp_text.cards([action['card']], table, pretty):>4}  {imp_text.signed(action['value'])}")
+            click.echo(f"  {render.cards([action['card']], table, pretty):>4}  {render.signed(action['value'])}")
         click.echo("Optimal line: " + answer["line"])
 
 

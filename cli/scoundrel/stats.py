@@ -1,14 +1,12 @@
 """``scoundrel-solve stats``: solve a range of deals exactly and summarise them.
 
-The work is done by :mod:`solver.batch`; this module parses, shows progress on
-stderr and prints the summary on stdout.
+The work is done by :mod:`solver.batch`; this module parses and prints the summary on
+stdout (the progress on stderr is the shared runner's, cli/batch.py).
 """
 from __future__ import annotations
 
 import json
 import math
-import sys
-import time
 
 import click
 
@@ -17,10 +15,10 @@ from scoundrel_solver.scoundrel import stats
 from scoundrel_solver.scoundrel.rules import Rules
 from scoundrel_solver.scoundrel.search import default_engine, load_core
 
+from ..batch import ranges_label, run_batch, warn_unreadable
+from ..options import MAX_JOBS, WholeNumber, json_option, typed, usage_error
 from . import render
-from .options import GameChoice, json_option, rule_options, search_options, typed, usage_error
-from .options import MAX_JOBS, WholeNumber
-from .exits import EXIT_INTERRUPTED
+from .options import GameChoice, rule_options, search_options
 
 RULE_PARAMS = ("mode", "flee", "durability", "deck_size")
 HISTOGRAM_ROWS = 16
@@ -110,73 +108,11 @@ def stats_command(ctx, seeds, jobs, backend, address, out, resume, overwrite, su
     _print_summary(summary, as_json, out)
 
 
-def run_batch(wanted, rules, settings, results_file, summarise, *, backend, jobs, address, out, resume, overwrite,
-              quiet, verb="solve"):
-    """Run the deals ``wanted`` not yet in ``out`` on the backend, with the header and the progress
-    bar on stderr, and return ``summarise(records, rules, wanted)``: any game's ``stats`` command
-    (``results_file``: the game's :class:`batch.ResultsFile` subclass).  Ctrl-C exits 130 and a
-    worker's death or a full disk exits 1, each saying what is kept."""
-    runner = batch.make_backend(backend, jobs, address)
-    results = None
-    try:
-        results = results_file(out, rules, resume=resume, overwrite=overwrite)
-        with results:
-            done = results.done()
-            todo = sum(1 for s in wanted if s not in done)
-            if not quiet:
-                kept = f", {len(wanted) - todo} already in {out}" if resume else ""
-                click.echo(f"{rules.describe()}: seeds {_seeds_label(wanted)} ({len(wanted):,} deals){kept}; "
-                           f"{todo:,} to {verb} on {runner.describe()}", err=True)
-            _warn_unreadable(out, results.unreadable)
-            _solve_with_progress(wanted, settings, results, runner, todo, quiet)
-            return summarise(results.records.values(), rules, wanted)
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: {_progress_note(results, wanted, out)}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    except (batch.WorkerDied, batch.WriteFault, batch.RunFailed) as exc:
-        # Not the user's input: exit 1, with what is kept (every line written is whole).
-        raise click.ClickException(f"{exc}; {_progress_note(results, wanted, out)}") from None
-
-
-def _progress_note(results, wanted, out) -> str:
-    """``N of M deals done; results kept in FILE, rerun with --resume``."""
-    have = sum(1 for s in wanted if s in results.done()) if results is not None else 0
-    where = f"; results kept in {out}, rerun with --resume" if out else " (no --out file: nothing kept)"
-    return f"{have:,} of {len(wanted):,} deals done{where}"
-
-
-def _solve_with_progress(wanted, settings, results, runner, todo, quiet) -> None:
-    start = time.monotonic()
-    count = 0
-
-    def rate(record):
-        elapsed = time.monotonic() - start
-        return f"{count / elapsed:,.1f} deals/s" if record is not None and elapsed > 0 else None
-
-    bar = click.progressbar(length=todo, label="solving", file=sys.stderr,
-                            show_pos=True, show_eta=True, item_show_func=rate, hidden=quiet or todo == 0)
-    with bar:
-        deals = batch.run(wanted, settings, results, runner)
-        try:
-            for record in deals:
-                count += 1
-                bar.update(1, record)
-        finally:
-            deals.close()
-
-
 def _summary_of_file(path, rules, seeds):
     wanted = batch.parse_seeds(seeds) if seeds is not None else None
     summary, torn = stats.summarise_file(path, rules, wanted)
-    _warn_unreadable(path, torn)
+    warn_unreadable(path, torn)
     return summary, path
-
-
-def _warn_unreadable(path, lines) -> None:
-    if lines:
-        shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-        click.echo(f"warning: {path}: {len(lines)} unreadable line(s) skipped (line {shown}): "
-                   "a write cut short by a kill", err=True)
 
 
 # ------------------------------------------------------------------ output
@@ -193,7 +129,7 @@ def summary_lines(summary: dict, source=None) -> list:
     """The summary for people, one string per line."""
     rules = Rules(**summary["rules"])
     seeds, win, score, tm = summary["seeds"], summary["winnable"], summary["score"], summary["time"]
-    span = f"seeds {_ranges_label(seeds)}" if seeds["requested"] else "no seeds"
+    span = f"seeds {ranges_label(seeds)}" if seeds["requested"] else "no seeds"
     lines = [f"{rules.describe()}; {span}, {seeds['requested']:,} deals"]
     if seeds["missing"]:
         where = f" in {source}" if source else ""
@@ -282,12 +218,3 @@ def _duration(seconds) -> str:
     if seconds is None:
         return "-"
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
-
-def _seeds_label(seeds) -> str:
-    return _ranges_label({"ranges": batch.seeds_text(seeds), "first": seeds[0], "last": seeds[-1]})
-
-
-def _ranges_label(seeds: dict) -> str:
-    text = seeds["ranges"]
-    return text if len(text) <= 40 else f"{seeds['first']}-{seeds['last']} (with gaps)"

@@ -13,10 +13,11 @@ from scoundrel_solver.bottleimp.bots import BOTS
 from scoundrel_solver.bottleimp.engine import Budget
 from scoundrel_solver.progress import ProgressLine
 
-from . import imp_text
-from .imp_options import ImpOptions, imp_options, pretty_option, print_json, read_position
-from .imp_progress import search_reporter
-from .options import MAX_NODES, OneOf, Seconds, WholeNumber, json_option, progress_option, usage_error
+from ..options import MAX_NODES, OneOf, Seconds, WholeNumber, json_option, progress_option, usage_error
+from ..output import print_json
+from . import render
+from .options import ImpOptions, imp_options, pretty_option, read_position
+from .progress import search_reporter
 
 SOLVE_HELP = """The double-dummy value of a deal or a position (IMP-RULES §8), by the engine.
 
@@ -120,10 +121,10 @@ def _start(game: ImpOptions, position_file):
         if game.seed is not None or game.deal is not None:
             raise usage_error("--position is where the moves start: drop --seed and --deal")
         start = read_position(position_file)
-        out = start, None, None, imp_text.position_title(start.rules)
+        out = start, None, None, render.position_title(start.rules)
     else:
         chosen = game.game()
-        out = chosen.start(), chosen.seed, {k: list(v) for k, v in chosen.blocks.items()}, imp_text.title(chosen)
+        out = chosen.start(), chosen.seed, {k: list(v) for k, v in chosen.blocks.items()}, render.title(chosen)
     if not out[0].rules.two_player:
         raise NoAnalysis("the double-dummy value is defined for Lopaka and Glitzerhaus; the base game's is out of "
                          "scope (IMP-RULES §8)")
@@ -149,7 +150,7 @@ def solve_command(game: ImpOptions, moves, position_file, workers, max_nodes, ti
     if as_json:
         print_json(solve_json(analysis, start, moves_text, seed, blocks))
         return
-    for text in imp_text.solve_lines(analysis, title, moves_text, pretty):
+    for text in render.solve_lines(analysis, title, moves_text, pretty):
         click.echo(text)
 
 
@@ -175,7 +176,7 @@ def solve_command(game: ImpOptions, moves, position_file, workers, max_nodes, ti
 def hint_command(game: ImpOptions, moves, position_file, workers, seconds, explain_card, table, seat, against,
                  as_json, pretty, progress):
     if table is not None:
-        from .imp_table import table_hint_command
+        from .table import table_hint_command
         table_hint_command(game, moves, position_file, table, seat, workers, seconds, explain_card, as_json, pretty,
                            progress, against)
         return
@@ -191,5 +192,5 @@ def hint_command(game: ImpOptions, moves, position_file, workers, seconds, expla
     if as_json:
         print_json(hint_json(answer, start, moves_text, seed, blocks, explained))
         return
-    for text in imp_text.hint_lines(answer, title, moves_text, pretty, explained):
+    for text in render.hint_lines(answer, title, moves_text, pretty, explained):
         click.echo(text)

@@ -16,9 +16,9 @@ from scoundrel_solver.scoundrel.catalogue import (CatalogueError, DIFFICULTIES, 
                                         read_catalogue_lines)
 from scoundrel_solver.scoundrel.deal import check_seed
 
+from ..exits import EXIT_INTERRUPTED
+from ..options import MAX_JOBS, MAX_SEED, WholeNumber
 from .options import GameChoice, rule_options
-from .options import MAX_JOBS, MAX_SEED, WholeNumber
-from .exits import EXIT_INTERRUPTED
 
 
 GENERATE_HELP = """Write N distinct winnable deals, each with its rating and a solution.

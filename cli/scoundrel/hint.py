@@ -7,12 +7,14 @@ from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.scoundrel import answers
 from scoundrel_solver.scoundrel.answers import HintAnswer, TableFlags
 from scoundrel_solver.scoundrel.explain import Explanation
-from scoundrel_solver.scoundrel.hints import DEFAULT_BELIEF_SECONDS, DEFAULT_RNG_SEED, DEFAULT_SAMPLES, Hint
+from scoundrel_solver.scoundrel.hints import Hint
+from scoundrel_solver.scoundrel.table import DEFAULT_RNG_SEED, DEFAULT_SAMPLES
+from scoundrel_solver.scoundrel.tablehint import DEFAULT_BELIEF_SECONDS
 
+from ..options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber, json_option, progress_option, typed
+from ..output import print_json
 from . import render
-from .options import (GameChoice, game_options, json_option, pretty_option, progress_option, search_options,
-                      threads_option, time_option, typed)
-from .options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber
+from .options import GameChoice, game_options, pretty_option, search_options, threads_option, time_option
 
 HINT_HELP = """The best next action, and what every legal action is worth.
 
@@ -130,7 +132,7 @@ def hint_command(ctx, game: GameChoice, moves, explain, hide_order, samples, rng
             max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, threads=threads if typed(ctx, "threads") else None,
             progress=line)
     if as_json:
-        click.echo(render.json_text(answer.as_dict()))
+        print_json(answer.as_dict())
     elif answer.kind == "explain":
         _show_explain(answer, pretty)
     else:

@@ -12,10 +12,11 @@ from scoundrel_solver.bottleimp.engine import Budget
 from scoundrel_solver.bottleimp.review import review
 from scoundrel_solver.progress import ProgressLine
 
-from . import imp_text
-from .imp_options import ImpOptions, imp_options, pretty_option, print_json
-from .imp_progress import search_reporter
-from .options import MAX_NODES, Seconds, WholeNumber, json_option, progress_option
+from ..options import MAX_NODES, Seconds, WholeNumber, json_option, progress_option
+from ..output import print_json
+from . import render
+from .options import ImpOptions, imp_options, pretty_option
+from .progress import search_reporter
 
 REVIEW_HELP = """Where did I lose it: the double-dummy review of a round, card by card.
 
@@ -72,5 +73,5 @@ def review_command(game: ImpOptions, line, max_nodes, timeout, workers, as_json,
     if as_json:
         print_json(review_json(reviewed, chosen.seed, {k: list(v) for k, v in chosen.blocks.items()}))
         return
-    for text in imp_text.review_lines(reviewed, imp_text.title(chosen), pretty):
+    for text in render.review_lines(reviewed, render.title(chosen), pretty):
         click.echo(text)

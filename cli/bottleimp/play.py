@@ -22,12 +22,13 @@ from scoundrel_solver.bottleimp.notation import format_line, line_of
 from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.shuffle import check_seed
 
-from . import imp_text
-from .imp_options import imp_options, pretty_option, print_json
-from .imp_progress import deals_reporter, search_reporter, worlds_reporter
-from .imp_text import seat_name
-from .options import OneOf, Seconds, WholeNumber, json_option, usage_error
-from .terminal import Commands, Terminal, run_session
+from ..options import OneOf, Seconds, WholeNumber, json_option, usage_error
+from ..output import print_json
+from ..terminal import Commands, Terminal, run_session
+from . import render
+from .options import imp_options, pretty_option
+from .progress import deals_reporter, search_reporter, worlds_reporter
+from .render import seat_name
 
 
 PLAY_HELP = """Play a round of the Bottle Imp in the terminal against bots.
@@ -139,11 +140,11 @@ class Session(Commands):
         return self.rules.table.pretty(n) if self.pretty else str(n)
 
     def cards(self, numbers) -> str:
-        return imp_text.cards(numbers, self.rules.table, self.pretty)
+        return render.cards(numbers, self.rules.table, self.pretty)
 
     # ------------------------------------------------------------- views
     def start(self) -> None:
-        self.echo(imp_text.title(self.deal))
+        self.echo(render.title(self.deal))
         others = ", ".join(f"{seat_name(self.rules, s)} {self.bot_name}" for i, s in enumerate(self.rules.seats)
                            if i != self.human and not (self.rules.variant == "lopaka" and s == "L"))
         if self.bot_name == "double-dummy":
@@ -166,7 +167,7 @@ class Session(Commands):
 
     def look(self) -> None:
         state = self.state
-        lines = imp_text.position_lines(state, self.pretty, hide=self.hidden_seats())
+        lines = render.position_lines(state, self.pretty, hide=self.hidden_seats())
         if self.rules.variant == "glitzerhaus" and state.in_setup and state.step == 0:
             # the first stack is chosen before the second is looked at (IMP-RULES §4.5)
             mine = f"  {self.me}: stack 1:"
@@ -209,7 +210,7 @@ class Session(Commands):
         if not isinstance(action, Play):
             self.echo("  setup: " + self.setup_seen(action))
         elif not after.trick:
-            self.echo("  " + imp_text.trick_text(before, after, action.card, self.pretty))
+            self.echo("  " + render.trick_text(before, after, action.card, self.pretty))
 
     def setup_seen(self, action) -> str:
         """A setup step as the human sees it: what they chose, what they were passed, and
@@ -226,7 +227,7 @@ class Session(Commands):
             return (f"stack {action.stack}: you lay {c(down)} face down and pass {c(given)}; "
                     f"you receive {c(got)}; your opponent laid a card face down")
         if isinstance(action, Reveal):
-            return imp_text.setup_text(self.rules, action, self.rules.table, self.pretty)
+            return render.setup_text(self.rules, action, self.rules.table, self.pretty)
         n = len(self.rules.seats)
         left, right, down = action.choices[self.human]
         from_right = action.choices[(self.human - 1) % n][0]
@@ -430,9 +431,9 @@ class Session(Commands):
                 with ProgressLine() as line:
                     h = dd_hint(self.state, self.hint_time, 0, search_reporter(line), self.workers)
                 return ["Double-dummy hint: it sees every card, your opponent's and the devil's trick too, as no "
-                        "player can.", *imp_text.hint_body_lines(h, self.pretty)]
+                        "player can.", *render.hint_body_lines(h, self.pretty)]
             view, h = self.table_hint()
-            return imp_text.table_figures_lines(h, view, self.pretty, self.hint_time)
+            return render.table_figures_lines(h, view, self.pretty, self.hint_time)
         self._echo_lines("hint", lines)
 
     def explain(self, args) -> None:
@@ -458,9 +459,9 @@ class Session(Commands):
                                   f"{self.cards(self.state.legal_cards())})")
             if dd:
                 return ["Double dummy (it sees every card: the lines show cards you have not seen):",
-                        *imp_text.explain_lines(dd_explain(self.state, card), self.pretty)]
+                        *render.explain_lines(dd_explain(self.state, card), self.pretty)]
             view, h = self.table_hint()
-            return imp_text.table_explain_lines(explain_table(view, h, card), view, self.pretty)
+            return render.table_explain_lines(explain_table(view, h, card), view, self.pretty)
         self._echo_lines("explanation", lines)
 
     def _echo_lines(self, what: str, make) -> None:
@@ -491,19 +492,19 @@ class Session(Commands):
     def finish(self) -> None:
         state = self.state
         self.echo("")
-        for text in imp_text.position_lines(state, self.pretty):
+        for text in render.position_lines(state, self.pretty):
             self.echo(text)
         scores = state.scores()
         mine = scores[self.me]
         if self.rules.two_player:
             margin = state.value() * (1 if self.me == "A" else -1)
             verdict = "won" if margin > 0 else "lost" if margin < 0 else "drew"
-            self.echo(f"You ({self.me}) {verdict}: {imp_text.num(mine)} points, "
-                      f"margin {imp_text.signed(margin)} for you.")
+            self.echo(f"You ({self.me}) {verdict}: {render.num(mine)} points, "
+                      f"margin {render.signed(margin)} for you.")
         else:
             best = max(scores.values())
             place = 1 + sum(1 for v in scores.values() if v > mine)
-            self.echo(f"You (seat {self.me}) scored {imp_text.num(mine)}: place {place} of {len(scores)}"
+            self.echo(f"You (seat {self.me}) scored {render.num(mine)}: place {place} of {len(scores)}"
                       + (" (top score)" if mine == best else "") + ".")
         self.echo(f"Your line: {self.line_text()}")
         self.echo(f"Replay it: {self.replay_command()}")

@@ -16,10 +16,11 @@ from scoundrel_solver.bottleimp.tablehint import explain_table, table_hint
 from scoundrel_solver.bottleimp.worlds import ViewError
 from scoundrel_solver.progress import ProgressLine
 
-from . import imp_text
-from .imp_options import ImpOptions, print_json
-from .imp_progress import worlds_reporter
-from .options import usage_error
+from ..options import usage_error
+from ..output import print_json
+from . import render
+from .options import ImpOptions
+from .progress import worlds_reporter
 
 
 def read_view(path: str):
@@ -55,7 +56,7 @@ def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, 
             raise ViewError("the real-table hint is for Lopaka and Glitzerhaus (the base game has no "
                             "double-dummy value here, IMP-RULES §8)")
         view, moves_text = table_view_after(chosen.start(), moves, seat)
-        seed, title = chosen.seed, imp_text.title(chosen)
+        seed, title = chosen.seed, render.title(chosen)
     else:
         if game.seed is not None or game.deal is not None or moves:
             raise usage_error("--table FILE is the whole view: drop --seed, --deal and --moves")
@@ -65,7 +66,7 @@ def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, 
                 raise usage_error(f"--{option} {getattr(game, option)}: the table view in --table is {value}")
         if seat is not None and seat != view.rules.seats[view.seat]:
             raise usage_error(f"--seat {seat}: the table view in --table is {view.rules.seats[view.seat]}'s")
-        seed, moves_text, title = None, None, imp_text.position_title(view.rules).replace(
+        seed, moves_text, title = None, None, render.position_title(view.rules).replace(
             "from a position", "from a table view")
     card = None if explain_card is None else table_explain_card(view, explain_card)
     with ProgressLine(enabled=progress) as line:
@@ -75,5 +76,5 @@ def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, 
     if as_json:
         print_json(table_hint_json(answer, view, seconds, seed, moves_text, explained, against))
         return
-    for text in imp_text.table_hint_lines(answer, view, title, moves_text, seconds, pretty, explained, against):
+    for text in render.table_hint_lines(answer, view, title, moves_text, seconds, pretty, explained, against):
         click.echo(text)

@@ -15,9 +15,10 @@ from scoundrel_solver.scoundrel.daily import METHODS, daily_challenge, parse_dat
 from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.scoundrel.rating import LABEL_NAMES
 
+from ..options import MAX_JOBS, OneOf, WholeNumber, json_option, progress_option
+from ..output import print_json
 from . import render
-from .options import Game, GameChoice, json_option, pretty_option, progress_option, rule_options
-from .options import MAX_JOBS, OneOf, WholeNumber
+from .options import Game, GameChoice, pretty_option, rule_options
 
 DAILY_HELP = """The daily challenge: the same winnable deal for everyone on a date.
 
@@ -109,7 +110,7 @@ def daily_command(when, difficulty, reveal, jobs, method, as_json, pretty, progr
             challenge.solution(progress=lambda moves: line.show(
                 f"daily: the solution of fewest rooms, {moves} moves walked ..."))
     if as_json:
-        click.echo(render.json_text(answers.daily_json(challenge, reveal)))
+        print_json(answers.daily_json(challenge, reveal))
         return
     for text in daily_lines(challenge, reveal, pretty):
         click.echo(text)

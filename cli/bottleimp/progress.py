@@ -7,7 +7,7 @@ import time
 
 from scoundrel_solver.progress import ProgressLine
 
-from . import imp_text
+from . import render
 
 
 def search_reporter(line: ProgressLine):
@@ -20,7 +20,7 @@ def search_reporter(line: ProgressLine):
     def report(p):
         elapsed = time.perf_counter() - t0
         if p.stage == "play":
-            told = f"solving: margin {imp_text.bound(p.lower)}..{imp_text.bound(p.upper)}"
+            told = f"solving: margin {render.bound(p.lower)}..{render.bound(p.upper)}"
         elif p.stage == "hint":
             told = f"hint: {p.done}/{p.total} cards exact"
         elif p.stage == "review":

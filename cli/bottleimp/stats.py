@@ -2,7 +2,7 @@
 
 The work is :mod:`scoundrel_solver.bottleimp.stats` on the shared batch runner
 (:mod:`scoundrel_solver.batch`: results file, lock, resume, Dask/Ray backends); the
-progress bar and the results-file notes are the Scoundrel ``stats`` command's.
+progress bar and the results-file notes are the shared runner's (cli/batch.py), as Scoundrel's ``stats``.
 """
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from scoundrel_solver import batch
 from scoundrel_solver.bottleimp import stats
 from scoundrel_solver.bottleimp.rules import CARD_TABLES, Rules
 
-from .options import MAX_JOBS, WholeNumber, json_option, typed, usage_error
-from .stats import _warn_unreadable, run_batch
+from ..batch import run_batch, warn_unreadable
+from ..options import MAX_JOBS, WholeNumber, json_option, typed, usage_error
 
 STATS_HELP = """Analyse every deal of a seed range double dummy and summarise them.
 
@@ -71,7 +71,7 @@ def imp_stats_command(ctx, variant, cards, seeds, jobs, backend, address, out, r
         rules = Rules(variant, cards=cards) if typed(ctx, "variant") or typed(ctx, "cards") else None
         wanted = batch.parse_seeds(seeds) if seeds is not None else None
         summary, torn = stats.summarise_file(summary_of, rules, wanted)
-        _warn_unreadable(summary_of, torn)
+        warn_unreadable(summary_of, torn)
         _print(summary, as_json)
         return
     if seeds is None:

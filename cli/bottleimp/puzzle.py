@@ -17,9 +17,10 @@ from scoundrel_solver.bottleimp.rules import CARD_TABLES
 from scoundrel_solver.shuffle import check_seed
 from scoundrel_solver.values import calendar_date
 
-from . import imp_text
-from .imp_options import pretty_option, print_json
-from .options import OneOf, WholeNumber, json_option
+from ..options import OneOf, WholeNumber, json_option
+from ..output import print_json
+from . import render
+from .options import pretty_option
 
 MAX_COUNT = 100
 
@@ -134,25 +135,25 @@ def puzzle_lines(p, reveal: bool, pretty: bool = False, date=None) -> list:
     by = f"{r['smallest_loss']}" if r["smallest_loss"] == r["largest_loss"] else \
         f"{r['smallest_loss']} to {r['largest_loss']}"
     out = [f"{head}: {p.id}",
-           imp_text.title(deal(p.seed, rules)),
+           render.title(deal(p.seed, rules)),
            f"Rating: {r['stars']} of 5 stars: {r['legal']} legal cards, {r['losers']} lose (by {by} "
            f"coin{'s' if r['largest_loss'] != 1 else ''}); {r['tricks_left']} tricks left to search; the greedy bot "
            f"{'finds' if r['greedy_finds_it'] else 'misses'} it.",
            "Line from the deal: " + format_line(line_of(p.start, list(p.actions)), table, pretty), ""]
-    out += imp_text.position_lines(p.position, pretty)
+    out += render.position_lines(p.position, pretty)
     out.append("")
     out.append("Question: " + p.question())
     if not reveal:
         out.append("(--reveal shows the solution.)")
         return out
-    who = imp_text.seat_name(rules, p.to_play)
-    c = imp_text.cards([p.solution], table, pretty)
-    out.append(f"Solution: {c}, the only card that keeps the value {imp_text.signed(p.value)} (margin A "
-               f"{imp_text.MINUS} B, double dummy).")
+    who = render.seat_name(rules, p.to_play)
+    c = render.cards([p.solution], table, pretty)
+    out.append(f"Solution: {c}, the only card that keeps the value {render.signed(p.value)} (margin A "
+               f"{render.MINUS} B, double dummy).")
     out.append(f"Every card ({who} aims for the {'highest' if p.to_play == 'A' else 'lowest'} margin):")
     for card, value in sorted(p.card_values, key=lambda cv: (abs(cv[1] - p.value), cv[0])):
         loss = abs(value - p.value)
         note = "keeps the value" if card == p.solution else f"loses {loss} coin{'s' if loss != 1 else ''}"
-        out.append(f"  {imp_text.cards([card], table, pretty):>4}  {imp_text.signed(value):>4}  {note}")
+        out.append(f"  {render.cards([card], table, pretty):>4}  {render.signed(value):>4}  {note}")
     out.append("Solution line: " + format_line(line_of(p.position, list(p.solution_line)), table, pretty))
     return out

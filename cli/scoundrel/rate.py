@@ -13,8 +13,10 @@ from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.scoundrel import answers
 from scoundrel_solver.scoundrel.rating import CALIBRATION_TARGET, Rating, calibration
 
+from ..options import json_option, progress_option
+from ..output import print_json
 from . import render
-from .options import GameChoice, game_options, json_option, progress_option, search_options, threads_option
+from .options import GameChoice, game_options, search_options, threads_option
 
 RATE_HELP = """Rate how hard a deal is: easy, medium, hard, expert, or unwinnable.
 
@@ -53,7 +55,7 @@ def rate_command(game: GameChoice, as_json, max_nodes, timeout, tt_mb, threads, 
         rating = answers.rated(chosen, max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, threads=threads,
                                progress=line)
     if as_json:
-        click.echo(render.json_text(answers.rate_json(rating)))
+        print_json(answers.rate_json(rating))
         return
     click.echo(render.deal_title(chosen))
     for text in rating_lines(rating, custom=chosen.seed is None):

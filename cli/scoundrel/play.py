@@ -15,17 +15,19 @@ from typing import Callable, Optional
 import click
 
 from scoundrel_solver import AVOID, Avoid, IllegalMove, InputError, State, format_line, parse_line, replay, solve
-from scoundrel_solver.scoundrel.hints import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line, table_hint
+from scoundrel_solver.scoundrel.table import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line
+from scoundrel_solver.scoundrel.tablehint import table_hint
 from scoundrel_solver.progress import ProgressLine
 
-from . import render
-from .terminal import Commands, Terminal, run_session
-from .hint import exact_hint_within, explain_exact_within, explain_table_hint
 from scoundrel_solver.scoundrel.answers import hint_budget, table_budget
 from scoundrel_solver.scoundrel.game import Game, GameChoice
 from scoundrel_solver.scoundrel.search import default_threads
-from .options import (game_options, pretty_option, progress_option, search_options, threads_option, time_option,
-                      usage_error)
+
+from ..options import progress_option, usage_error
+from ..terminal import Commands, Terminal, run_session
+from . import render
+from .hint import exact_hint_within, explain_exact_within, explain_table_hint
+from .options import game_options, pretty_option, search_options, threads_option, time_option
 
 TABLE_SAMPLES = DEFAULT_SAMPLES   # as `hint`: the same position gets the same figures
 MAX_TABLE_SAMPLES = 100_000

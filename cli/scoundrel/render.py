@@ -6,7 +6,6 @@ what these return.
 from __future__ import annotations
 
 import math
-import json
 
 from scoundrel_solver import Avoid, Result, State, Take
 
@@ -23,18 +22,6 @@ def signed(value) -> str:
 def count(n: int, word: str, plural: str = None) -> str:
     """``1 node``, ``2 nodes``, ``1,024 nodes``."""
     return f"{n:,} {word if n == 1 else (plural or word + 's')}"
-
-
-def json_text(obj: dict) -> str:
-    """One JSON object, a key per line, each value on one line (decks stay readable).
-
-    NaN and infinities are refused (they are not JSON): a figure without a
-    value is None, and one that is not must fail loudly rather than print
-    text that JSON readers reject.
-    """
-    body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, allow_nan=False)}"
-                       for k, v in obj.items())
-    return "{\n" + body + "\n}"
 
 
 def card_text(card, pretty: bool = False) -> str:

@@ -1,0 +1,1 @@
+"""The Bottle Imp's commands (``scoundrel-solve imp ...``), over :mod:`scoundrel_solver.bottleimp`."""
