@@ -61,14 +61,16 @@ extensions = [
     for name in IMP_PARTS
 ]
 
-setup(
-    ext_modules=cythonize(
-        extensions,
-        include_path=[PXD_ROOT],
-        nthreads=JOBS,
-        language_level=3,
-        compiler_directives={"boundscheck": False, "wraparound": False, "cdivision": True,
-                             "initializedcheck": False},
-    ),
-    options={"build_ext": {"parallel": JOBS}},
+modules = cythonize(
+    extensions,
+    include_path=[PXD_ROOT],
+    nthreads=JOBS,
+    language_level=3,
+    compiler_directives={"boundscheck": False, "wraparound": False, "cdivision": True,
+                         "initializedcheck": False},
 )
+# The largest C file first: Scoundrel's _core is 40 % of the compile, and started late it would
+# run alone at the end while the other cores wait.
+modules.sort(key=lambda ext: -sum(os.path.getsize(s) for s in ext.sources if os.path.exists(s)))
+
+setup(ext_modules=modules, options={"build_ext": {"parallel": JOBS}})
