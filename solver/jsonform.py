@@ -152,5 +152,5 @@ def refusal(exc: Exception) -> str:
     message = str(exc)
     if "integer string conversion" in message or "digits" in message:
         limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
-        return f"a number too long: an integer has too many digits (over {limit:,})"
+        return f"a number too long to read: an integer with too many digits, more than {limit:,}"
     return message
