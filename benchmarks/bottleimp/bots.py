@@ -14,7 +14,9 @@ Results go to one JSON-lines file per variant and pair under ``--out`` (default
 is the only writer; workers only compute), so an interrupted run loses nothing and
 ``play`` again goes on where it stopped (a line torn by a kill is cut and its deal played
 again; the file is locked while a run writes it, so a second run on the same pair is refused).
-``summary`` prints every file's figures.
+``summary`` prints every file's figures.  Each line names the build that played it (``build``:
+the commit and a hash of the compiled core, as benchmarks/bottleimp/bench_solve.py records it);
+lines written before builds were recorded have none and read as they are.
 
 The default pairs are those of issue 46: the ``table`` bot (the real-table hint's card over
 16 worlds of what its seat knows) against ``random``, ``lopaka-rule`` and ``greedy``, and
@@ -30,6 +32,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from bench_solve import build_id
 from scoundrel_solver.batch import AppendFile, BatchError, JsonLines, parse_seeds, read_json_lines, seed_problem
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.bots import factory, make_bot, play_out
@@ -73,6 +76,8 @@ def record_problem(rec: dict) -> Optional[str]:
         value = rec.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             return f'"{key}" is not a number'
+    if "build" in rec and not isinstance(rec["build"], str):
+        return '"build" is not a build name'
     return None
 
 
@@ -103,6 +108,7 @@ def parse_pairs(text: str) -> list:
 def play(args):
     seeds = list(parse_seeds(args.deals))
     args.out.mkdir(parents=True, exist_ok=True)
+    build = build_id()
     for variant in args.variant:
         for pair in args.pairs:
             first, second = pair.split(":")
@@ -116,10 +122,10 @@ def play(args):
                 if args.jobs > 1 and len(todo) > 1:
                     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
                         for rec in pool.imap(duplicate, todo):
-                            out.write((json.dumps(rec) + "\n").encode())
+                            out.write((json.dumps({**rec, "build": build}) + "\n").encode())
                 else:
                     for task in todo:
-                        out.write((json.dumps(duplicate(task)) + "\n").encode())
+                        out.write((json.dumps({**duplicate(task), "build": build}) + "\n").encode())
 
 
 def summary(args):
@@ -142,9 +148,10 @@ def summary(args):
             print(f"| {rec['variant']} | `{rec['first']}` | `{rec['second']}` | {len(gains):,} ({min(seeds)}–{max(seeds)}) | "
                   f"**{mean:+.2f}** | {mean - half:+.2f} to {mean + half:+.2f} |")
             continue
+        builds = sorted({r.get("build", "not recorded") for r in records})
         print(f"{rec['variant']:12} {rec['first']:>12} vs {rec['second']:<12} {mean:+6.2f} per round "
               f"(95 % interval {mean - half:+.2f} to {mean + half:+.2f}), {len(gains)} deals "
-              f"({min(seeds)}-{max(seeds)}), duplicate")
+              f"({min(seeds)}-{max(seeds)}), duplicate; builds: {', '.join(builds)}")
 
 
 def main():
