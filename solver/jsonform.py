@@ -43,15 +43,20 @@ def schema() -> dict:
 
 
 def kind(value) -> str:
-    """The JSON type of a value read from JSON, as an error line names it, in JSON's words.
+    """The JSON type of a value read from JSON, as an error line names it: JSON's words, not
+    Python's (``null``, not ``NoneType``).  Scoundrel's position reader has the same words.
 
     >>> kind(None), kind(True), kind([])
-    ('null', 'true', 'a list')
+    ('null', 'a boolean', 'a list')
     """
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    if isinstance(value, (int, float)):
-        return "a number"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number with a fraction"
     if isinstance(value, str):
         return "a string"
     if isinstance(value, (list, tuple)):

@@ -82,7 +82,7 @@ def _expect_keys(obj: dict, required, optional=(), where="the position") -> None
 
 def _card_list(value, where: str) -> tuple:
     if not isinstance(value, list):
-        _fail(f"{where} must be a list of card numbers, not {kind(value)}")
+        _fail(f"{where} must be a list of card numbers, not {written(value)}")
     for card in value:
         if not isinstance(card, int) or isinstance(card, bool):
             _fail(f"{where} holds {written(card)}, which is not a card number")

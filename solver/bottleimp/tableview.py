@@ -97,7 +97,7 @@ def _whole_number(value, where: str) -> int:
 def _voids(value, table) -> tuple:
     if not isinstance(value, list):
         _fail(f"'opponent_hand.voids' must be a list of suit letters ({' '.join(table.suit_names)}), "
-              f"not {kind(value)}")
+              f"not {written(value)}")
     for letter in value:
         if not isinstance(letter, str) or letter not in table.suit_names:
             _fail(f"'opponent_hand.voids' holds {written(letter)}, which is no suit of the {table.name} cards "
