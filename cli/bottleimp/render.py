@@ -694,9 +694,11 @@ def review_lines(r, title_text: str, pretty: bool = False) -> list:
     if not r.exact:
         out.append("NOT exact: a limit stopped some searches; their figures are the bounds proven.")
     out.append(f"Search: {r.nodes:,} nodes, {r.seconds:.2f} s.")
-    totals = {seat: r.total_loss(seat) for seat in ("A", "B")}
 
     def lost(m):
         return str(m.lower) if m.exact else f"{m.lower}..{m.upper}"
-    out.append(f"Total loss in the play (double dummy): A {lost(totals['A'])}, B {lost(totals['B'])}.")
+    setup = "".join(f"; in {'the exchange' if g.game.kind == 'exchange' else 'the open stacks'} A "
+                    f"{lost(g.seat('A').loss)}, B {lost(g.seat('B').loss)}" for g in r.setup_games)
+    out.append(f"Total loss (double dummy): in the play A {lost(r.total_loss('A'))}, B {lost(r.total_loss('B'))}"
+               f"{setup}.")
     return out
