@@ -41,13 +41,20 @@ def run_batch(wanted, rules, settings, results_file, summarise, *, backend, jobs
         sys.exit(EXIT_INTERRUPTED)
     except (batch.WorkerDied, batch.WriteFault, batch.RunFailed) as exc:
         # Not the user's input: exit 1, with what is kept (every line written is whole).
-        raise click.ClickException(f"{exc}; {_progress_note(results, wanted, out)}") from None
+        note = _progress_note(results, wanted, out, unwritable=isinstance(exc, batch.WriteFault))
+        raise click.ClickException(f"{exc}; {note}") from None
 
 
-def _progress_note(results, wanted, out) -> str:
-    """``N of M deals done; results kept in FILE, rerun with --resume``."""
+def _progress_note(results, wanted, out, unwritable=False) -> str:
+    """``N of M deals done; results kept in FILE, rerun with --resume``; of a file that
+    cannot be written (``unwritable``), only what it really holds."""
     have = sum(1 for s in wanted if s in results.done()) if results is not None else 0
-    where = f"; results kept in {out}, rerun with --resume" if out else " (no --out file: nothing kept)"
+    if not out:
+        where = " (no --out file: nothing kept)"
+    elif unwritable and not have:
+        where = f"; nothing was written to {out}"
+    else:
+        where = f"; results kept in {out}, rerun with --resume" + (" once it can be written" if unwritable else "")
     return f"{have:,} of {len(wanted):,} deals done{where}"
 
 

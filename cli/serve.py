@@ -1,11 +1,11 @@
-"""``scoundrel-solve serve``: the HTTP API and the web game (solver/web/, docs/service.md)."""
+"""``scoundrel-solve serve``: the HTTP API and both games' web pages (solver/web/, docs/service.md)."""
 from __future__ import annotations
 
 import click
 
 from .options import WholeNumber
 
-SERVE_HELP = """Serve the HTTP JSON API and the web game.
+SERVE_HELP = """Serve the HTTP JSON API and the web games: Scoundrel, and The Bottle Imp at /imp.
 
 Open the URL it prints to play a numbered deal or today's daily, with hints.
 Every /api answer is the object the matching command prints with --json
@@ -23,7 +23,7 @@ curl 'http://127.0.0.1:8000/api/hint?seed=42&moves=3H%205D'.
 """
 
 
-@click.command("serve", help=SERVE_HELP, short_help="HTTP API and web game.")
+@click.command("serve", help=SERVE_HELP, short_help="HTTP API and web games.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (0.0.0.0: every interface).")
 @click.option("--port", type=WholeNumber(0, 65535), default=8000, show_default=True, help="TCP port (0: any free one).")
 @click.option("--workers", type=WholeNumber(1, 64), default=2, show_default=True, metavar="N",

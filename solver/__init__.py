@@ -1,4 +1,7 @@
-"""scoundrel-solver: exact solver and hint engine for Scoundrel and Scoundrel for Two.
+"""scoundrel-solver: exact solvers and hints for two card games, Scoundrel (solo, and co-op
+Scoundrel for Two) and The Bottle Imp (Lopaka, Glitzerhaus: :mod:`scoundrel_solver.bottleimp`).
+
+Scoundrel's names are at the root, as they were before the second game came:
 
 >>> from scoundrel_solver import Rules, deal, State
 >>> State.new(deal(42), Rules()).room[0]

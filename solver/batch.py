@@ -35,7 +35,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from .errors import InputError
+from . import jsonform
+from .errors import InputError, shown
 from .shuffle import MAX_SEED, SeedError, check_seed
 
 try:
@@ -66,15 +67,15 @@ def parse_seeds(text: str) -> tuple:
             lo = check_seed(a.strip())
             hi = check_seed(b.strip()) if sep else lo
         except SeedError:
-            raise BatchError(f"bad seed range {part!r}: write A-B, N or a comma list of them, "
+            raise BatchError(f"bad seed range {shown(part)}: write A-B, N or a comma list of them, "
                              "with 0 <= seed < 2^64") from None
         if hi < lo:
-            raise BatchError(f"bad seed range {part!r}: the first seed is above the last")
+            raise BatchError(f"bad seed range {shown(part)}: the first seed is above the last")
         if hi - lo + 1 + len(seeds) > MAX_SEEDS:
-            raise BatchError(f"too many seeds in {text!r}: at most {MAX_SEEDS:,} in one run")
+            raise BatchError(f"too many seeds in {shown(text)}: at most {MAX_SEEDS:,} in one run")
         seeds.update(range(lo, hi + 1))
     if not seeds:
-        raise BatchError(f"no seeds in {text!r}: write A-B, N or a comma list of them")
+        raise BatchError(f"no seeds in {shown(text)}: write A-B, N or a comma list of them")
     return tuple(sorted(seeds))
 
 
@@ -198,7 +199,7 @@ def read_json_lines(path, problem=None) -> JsonLines:
                     found.torn, found.tail = number, start
                     break
                 where = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-                why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deep"
+                why = jsonform.refusal(exc)
                 raise ResultsFileError(f"{path} line {number}: not a JSON line ({why}{where})") from None
             if not isinstance(obj, dict):
                 raise ResultsFileError(f"{path} line {number}: not a JSON object but {_show(obj)}")

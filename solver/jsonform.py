@@ -13,16 +13,17 @@ JSON text reader in front of it.
 from __future__ import annotations
 
 import json
+import sys
 from functools import lru_cache
 from importlib import resources
 
-from .errors import InputError
+from .errors import InputError, shown
 
 SCHEMA_VERSION = 1
 SCHEMA_FILE = "scoundrel.schema.json"
 # The discriminator ``type`` of each object a command prints, and the
 # ``$defs`` entry of the schema that describes it.
-TYPES = ("solve", "deal", "replay", "hint", "explain", "rate", "daily", "stats", "error", "imp-deal", "imp-replay", "imp-value", "imp-solve", "imp-hint", "imp-stats", "imp-table-hint", "imp-puzzles", "imp-daily", "imp-game", "imp-review")
+TYPES = ("solve", "deal", "replay", "hint", "explain", "rate", "daily", "stats", "error", "imp-deal", "imp-replay", "imp-value", "imp-solve", "imp-hint", "imp-stats", "imp-table-hint", "imp-setup-hint", "imp-puzzles", "imp-daily", "imp-game", "imp-review")
 # Lines of the files the commands write (no ``type`` key: see docs/json.md).
 FILE_LINES = ("stats_result", "catalogue_entry", "imp_stats_result")
 
@@ -39,6 +40,44 @@ def _schema_text() -> str:
 def schema() -> dict:
     """The JSON Schema of every object the commands print (a fresh copy)."""
     return json.loads(_schema_text())
+
+
+def kind(value) -> str:
+    """The JSON type of a value read from JSON, as an error line names it: JSON's words, not
+    Python's (``null``, not ``NoneType``).  Scoundrel's position reader has the same words.
+
+    >>> kind(None), kind(True), kind([])
+    ('null', 'a boolean', 'a list')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def written(value, limit: int = 40) -> str:
+    """A value read from JSON as JSON writes it (``null``, ``true``, ``"A"``), cut short for an
+    error line.
+
+    >>> written(None), written(False), written("A")
+    ('null', 'false', '"A"')
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):   # not JSON, or an integer too long to print
+        return kind(value)
+    return shown(text, limit, quote=False)
 
 
 def _refuse_constant(name: str):
@@ -104,7 +143,19 @@ def loads(text: str, what: str = "the input"):
     except RecursionError:
         raise JSONInputError(f"{what} is nested too deeply to read") from None
     except ValueError as exc:
-        message = str(exc)
-        if "integer string conversion" in message or "digits" in message:
-            message = "an integer in it has too many digits"
-        raise JSONInputError(f"{what} is not valid JSON: {message}") from None
+        raise JSONInputError(f"{what} is not valid JSON: {refusal(exc)}") from None
+
+
+def refusal(exc: Exception) -> str:
+    """Why ``json.loads`` refused a text, in a few words (the JSON-lines reader of
+    solver/batch.py says it too): its own message, the nesting too deep for Python's
+    stack, or an integer longer than Python converts (4,300 digits)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.msg
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to read"
+    message = str(exc)
+    if "integer string conversion" in message or "digits" in message:
+        limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+        return f"a number too long to read: an integer with too many digits, more than {limit:,}"
+    return message

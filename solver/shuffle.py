@@ -9,7 +9,7 @@ Imp its 36 cards (IMP-RULES.md §5); each game names its own base order and cuts
 """
 from __future__ import annotations
 
-from .errors import InputError
+from .errors import InputError, shown
 
 MASK64 = (1 << 64) - 1
 MAX_SEED = 1 << 64
@@ -37,7 +37,7 @@ def check_seed(seed, name: str = "seed") -> int:
     would also take ``1_000``, ``+5`` or other scripts' digits, which no deal number
     is written as.  ``name`` is what the message calls it (``--start-seed``).
     """
-    bad = SeedError(f"bad {name} {seed!r}: must be an integer 0 <= seed < 2^64")
+    bad = SeedError(f"bad {name} {shown(seed)}: must be an integer 0 <= seed < 2^64")
     if isinstance(seed, str):
         text = seed.strip()
         if not (text.isascii() and text.isdigit()) or len(text) > 20:

@@ -18,7 +18,7 @@ import datetime
 import math
 import re
 
-from .errors import OptionError
+from .errors import OptionError, shown
 from .shuffle import MAX_SEED
 
 # What the code under each number option can really take (issue 24): a value
@@ -94,13 +94,8 @@ def one_of(value, choices) -> str:
     if value in choices:
         return value
     listed = ", ".join(map(repr, choices))
-    raise OptionError(f"{value!r} is not {listed}." if len(choices) == 1 else f"{value!r} is not one of {listed}.")
-
-
-def shown(value, limit: int = 40, quote: bool = True) -> str:
-    """``value`` for an error line: quoted and escaped if text, cut short."""
-    text = repr(value) if isinstance(value, str) and quote else str(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+    raise OptionError(f"{shown(value)} is not {listed}." if len(choices) == 1 else
+                      f"{shown(value)} is not one of {listed}.")
 
 
 def power(n: int) -> str:

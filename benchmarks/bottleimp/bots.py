@@ -14,7 +14,9 @@ Results go to one JSON-lines file per variant and pair under ``--out`` (default
 is the only writer; workers only compute), so an interrupted run loses nothing and
 ``play`` again goes on where it stopped (a line torn by a kill is cut and its deal played
 again; the file is locked while a run writes it, so a second run on the same pair is refused).
-``summary`` prints every file's figures.
+``summary`` prints every file's figures.  Each line names the build that played it (``build``:
+the commit and a hash of the compiled core, as benchmarks/bottleimp/bench_solve.py records it);
+lines written before builds were recorded have none and read as they are.
 
 The default pairs: the ``table`` bot (the real-table hint's card over 16 worlds of what its
 seat knows, and its setup by the setup hint over a fixed count of drawn deals) against
@@ -22,8 +24,8 @@ seat knows, and its setup by the setup hint over a fixed count of drawn deals) a
 then issue 46's: ``table-low`` against ``random``, ``lopaka-rule`` and ``greedy``, and
 ``double-dummy`` (which sees every card) against ``table-low``, to show what hidden information
 costs.  (Records made before the setup hint name ``table-low`` what was then called ``table``.)
-Each record names the build it was played at and, where the ``table`` bot plays, its setup
-hint's drawn deals a step.
+Where the ``table`` bot plays, a record also holds its setup hint's drawn deals a step
+(``table_setup``).
 """
 import argparse
 import json
@@ -34,6 +36,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from bench_solve import build_id
 from scoundrel_solver.batch import AppendFile, BatchError, JsonLines, parse_seeds, read_json_lines, seed_problem
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out
@@ -42,20 +45,6 @@ from scoundrel_solver.errors import InputError
 PAIRS = ["table:table-low", "table:greedy", "table-low:random", "table-low:lopaka-rule", "table-low:greedy",
          "double-dummy:table-low"]
 OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp" / "duplicate"
-
-
-def build_id() -> str:
-    """The commit the games are played at (a ``+`` when the work tree differs from it)."""
-    import subprocess
-    root = Path(__file__).resolve().parents[2]
-    try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + ("+" if dirty else "")
 
 
 def margin(start, a_bot, b_bot, seed):
@@ -95,6 +84,8 @@ def record_problem(rec: dict) -> Optional[str]:
         value = rec.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             return f'"{key}" is not a number'
+    if "build" in rec and not isinstance(rec["build"], str):
+        return '"build" is not a build name'
     return None
 
 
@@ -165,9 +156,10 @@ def summary(args):
             print(f"| {rec['variant']} | `{rec['first']}` | `{rec['second']}` | {len(gains):,} ({min(seeds)}–{max(seeds)}) | "
                   f"**{mean:+.2f}** | {mean - half:+.2f} to {mean + half:+.2f} |")
             continue
+        builds = sorted({r.get("build", "not recorded") for r in records})
         print(f"{rec['variant']:12} {rec['first']:>12} vs {rec['second']:<12} {mean:+6.2f} per round "
               f"(95 % interval {mean - half:+.2f} to {mean + half:+.2f}), {len(gains)} deals "
-              f"({min(seeds)}-{max(seeds)}), duplicate")
+              f"({min(seeds)}-{max(seeds)}), duplicate; builds: {', '.join(builds)}")
 
 
 def main():

@@ -411,6 +411,18 @@ class Session(Commands):
                 self._table = (key, view, table_hint(view, self.hint_time, self.workers, worlds_reporter(line)))
         return self._table[1], self._table[2]
 
+    def setup_hint_lines(self) -> list:
+        """The setup hint of the human's seat at the setup step due (within --time, or the setup
+        hint's default when --time is the play phase's default)."""
+        from scoundrel_solver.bottleimp.answers import setup_hint_answer
+        from scoundrel_solver.bottleimp.setuphint import DEFAULT_SETUP_TIME
+        seconds = self.hint_time if self.hint_time and self.hint_time != DEFAULT_HINT_TIME else DEFAULT_SETUP_TIME
+        moves = format_line(line_of(self.states[0], self.actions))
+        with ProgressLine() as line:
+            answer = setup_hint_answer(self.states[0], moves, self.rules.seats[self.human], None, 0, seconds,
+                                       workers=self.workers, progress=deals_reporter(line))
+        return render.setup_hint_lines(answer, "", self.rules, self.pretty)[2:]
+
     def hint(self, args) -> None:
         """``hint`` (what the human knows) or ``hint dd`` (the deal known)."""
         from scoundrel_solver.bottleimp.analysis import hint as dd_hint
@@ -421,12 +433,9 @@ class Session(Commands):
         if why:
             self.echo(why)
             return
-        if not args and self.state.in_setup:
-            self.echo("the real-table hint starts with the play phase; hint dd gives the setup step's matrix game "
-                      "with the deal known (it sees every card)")
-            return
-
         def lines():
+            if not args and self.state.in_setup:
+                return self.setup_hint_lines()
             if args:
                 with ProgressLine() as line:
                     h = dd_hint(self.state, self.hint_time, 0, search_reporter(line), self.workers)

@@ -4,6 +4,8 @@ Pure functions from library values to lines of text; the ``imp`` commands only p
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 from scoundrel_solver.bottleimp.state import BasePass, Discard, Pass, Play, Reveal, State, trick_winner
 
 MINUS, ARROW = "\u2212", "\u2192"
@@ -498,6 +500,94 @@ def table_hint_lines(h, view, title_text: str, moves, seconds: float, pretty: bo
     return out
 
 
+#: the choices dropped by the race that the text shows (the JSON has them all)
+DROPPED_SHOWN = 8
+STEP_TITLE = {"pass": "the exchange", "s1": "stack 1 (s1)", "s2": "stack 2 (s2)", "open": "the open choice"}
+
+
+def _choice(item: dict, step: str, table, pretty: bool) -> str:
+    if step in ("s1", "s2"):
+        return f"{cards([item['devil']], table, pretty)}/{cards([item['pass']], table, pretty)}"
+    if step == "open":
+        return f"stack {item['choice']}"
+    return cards([int(item["choice"])], table, pretty)
+
+
+def setup_view_lines(view: dict, table, pretty: bool = False) -> list:
+    """What the seat of an ``imp-setup-view`` knows: its cards and the setup steps as it saw them."""
+    who = view["seat"]
+    if view["variant"] == "lopaka":
+        out = [f"{who} holds {cards(view['hand'], table, pretty)} (Lopaka's hand is laid open after the exchange)."]
+    else:
+        out = [f"{who}'s stack 1: {cards(view['stacks']['1'], table, pretty)}"]
+        two = view["stacks"]["2"]
+        out.append(f"{who}'s stack 2: " + (cards(two, table, pretty) if two is not None else
+                                            f"{view['stack_2_size']} cards face down (seen after stack 1's step)"))
+    for step in view["setup"]:
+        if "discarded" in step:
+            out.append(f"  {step['step']}: laid {cards([step['discarded']], table, pretty)} down, passed "
+                       f"{cards([step['passed']], table, pretty)}, received {cards([step['received']], table, pretty)}")
+    return out
+
+
+def setup_hint_lines(a: dict, title_text: str, rules, pretty: bool = False, seat_given: bool = True) -> list:
+    """``imp hint --table`` at a setup step, for people (from its JSON answer, :func:`answers.setup_hint_json`)."""
+    table = rules.table
+    step = a["step"]
+    out = [title_text, "Moves: " + (a["moves"] or "(none)")]
+    other = "B" if a["seat"] == "A" else "A"
+    whose = f"{a['seat']}'s view" + ("" if seat_given else f" (--seat {other} for {other}'s)")
+    out.append(f"The setup hint at {STEP_TITLE[step]}, {whose}; "
+               f"{a['seat']} aims for the {'highest' if a['seat'] == 'A' else 'lowest'} margin A {MINUS} B.")
+    out += setup_view_lines(a["view"], table, pretty)
+    out.append(f"Opponent: {a['model']['opponent_text']}.")
+    if a["model"]["later"]:
+        out.append(f"Later steps: {a['model']['later']}.")
+    out.append("")
+    head = {"pass": "pass", "s1": "down/pass", "s2": "down/pass", "open": "open"}[step]
+    texts = [_choice(c, step, table, pretty) for c in a["candidates"]]
+    width = max(len(head), *(len(t) for t in texts))
+    finalists = a["deals"]
+    out.append(f"  {head.rjust(width)}      mean   95 % interval      best in  deals")
+    dropped_told, shown = False, 0
+    dropped = sum(1 for c in a["candidates"] if c["deals"] < finalists)
+    for c, text in zip(a["candidates"], texts):
+        if c["deals"] < finalists:
+            if not dropped_told:
+                out.append("  dropped by the race (figures over their own deals; the last dropped first):")
+                dropped_told = True
+            if shown == DROPPED_SHOWN and dropped > DROPPED_SHOWN + 1:
+                out.append(f"  ... and {dropped - shown} more dropped earlier (--json lists every choice)")
+                break
+            shown += 1
+        ci = c["ci95"]
+        interval = f"{mean(ci[0])}..{mean(ci[1])}" if ci else "(one deal)"
+        marks = []
+        if text == texts[0]:
+            marks.append("recommended")
+        if c["same_as"]:
+            marks.append("same as " + ", ".join(c["same_as"]))
+        out.append(f"  {text.rjust(width)}  {mean(Fraction(c['mean']['fraction'])):>8}  {interval:>16}  "
+                   f"{percent(Fraction(c['best_share']['fraction'])):>11}  {c['deals']:>5}"
+                   + "".join("  " + m for m in marks))
+    if a["runner_up"] is not None and a["difference"] is not None:
+        d = a["difference"]
+        ci = d["ci95"]
+        said = f"{mean(d['mean'])} a round" + (f", 95 % {mean(ci[0])}..{mean(ci[1])}" if ci else "")
+        verdict = "clear of" if a["clear"] else "not clear of"
+        out.append(f"Recommended: {texts[0]}, {verdict} the runner-up {texts[1]} (difference {said}, "
+                   f"deal by deal on the same deals).")
+    else:
+        out.append(f"Recommended: {texts[0]}.")
+    out.append(f"Double-dummy mean over sampled deals under the named model: assumes every player sees every card "
+               f"once the play begins; not what the choice achieves.")
+    budget = f"--samples {a['samples']}" if a["samples"] else f"within --time {a['time']:g} s"
+    out.append(f"{a['deals']} deals drawn ({budget}), {a['choices']} choices"
+               + (f" ({a['choices'] - len(a['candidates'])} merged with an equivalent one)"
+                  if len(a["candidates"]) < a["choices"] else "") + f", {a['seconds']:.1f} s.")
+    return out
+
+
 # ------------------------------------------------------------- review
 def margin(m) -> str:
     """A reviewed margin: ``+12``, or its proven bounds ``−3..+40``."""
@@ -604,9 +694,11 @@ def review_lines(r, title_text: str, pretty: bool = False) -> list:
     if not r.exact:
         out.append("NOT exact: a limit stopped some searches; their figures are the bounds proven.")
     out.append(f"Search: {r.nodes:,} nodes, {r.seconds:.2f} s.")
-    totals = {seat: r.total_loss(seat) for seat in ("A", "B")}
 
     def lost(m):
         return str(m.lower) if m.exact else f"{m.lower}..{m.upper}"
-    out.append(f"Total loss in the play (double dummy): A {lost(totals['A'])}, B {lost(totals['B'])}.")
+    setup = "".join(f"; in {'the exchange' if g.game.kind == 'exchange' else 'the open stacks'} A "
+                    f"{lost(g.seat('A').loss)}, B {lost(g.seat('B').loss)}" for g in r.setup_games)
+    out.append(f"Total loss (double dummy): in the play A {lost(r.total_loss('A'))}, B {lost(r.total_loss('B'))}"
+               f"{setup}.")
     return out

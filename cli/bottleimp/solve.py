@@ -11,6 +11,7 @@ from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME, NoAnalysis, h
 from scoundrel_solver.bottleimp.answers import explain_card_of, explained_card, hint_json, position_after, solve_json
 from scoundrel_solver.bottleimp.bots import BOTS
 from scoundrel_solver.bottleimp.engine import Budget
+from scoundrel_solver.bottleimp.setuphint import MAX_SAMPLES, OPPONENT_MODELS
 from scoundrel_solver.progress import ProgressLine
 
 from ..options import MAX_NODES, OneOf, Seconds, WholeNumber, json_option, progress_option, usage_error
@@ -63,8 +64,8 @@ In the play phase: each legal card of the player to move and the value after it
 limit) or else the bounds proven.  In Lopaka's exchange and Glitzerhaus's open stacks
 (both players choose at once): the matrix game and each pure choice of each player
 with its expected margin against the opponent's equilibrium mix and what it guarantees
-(the worst case).  Glitzerhaus's discard-and-pass steps have no hint (too many
-choices to solve exactly): give them in --moves.
+(the worst case).  Glitzerhaus's discard-and-pass steps have no hint with the deal
+known (too many choices to solve exactly): give them in --moves, or ask --table.
 
 --explain CARD: the optimal line after CARD beside the best card's, trick by trick, up
 to the first trick where the margins so far part, with both values.
@@ -84,6 +85,17 @@ Lopaka by his rule: the mean margin and its 95 % interval.  It is played once ev
 is solved, with the time left (--time 0: over every world, which takes long early in a
 round); it is only as good as the policies it names.
 
+--table at a SETUP STEP (Lopaka's exchange; Glitzerhaus's s1, s2, open): the setup
+hint of --seat (A unless given: the steps are simultaneous, either player may ask),
+from what that seat knows.  Deals that fit it are drawn (seeded from the question),
+every choice is valued on the same deals by exact double-dummy values, the
+opponent's simultaneous choice and the later steps played by a named model
+(--opponent low-cards or equilibrium); per choice the MEAN margin, its 95 %
+interval, the share of deals where it is best and the deals.  The choices race:
+the clearly worse drop out early.  --samples N draws N deals (the same answer on
+every machine), else within --time (default 10 s at a setup step).  The mean is a
+double-dummy figure under that model, not what the choice achieves.
+
 \b
 Examples:
   scoundrel-solve imp hint --seed 42 --moves "pass 1 18"
@@ -96,6 +108,8 @@ Examples:
   scoundrel-solve imp hint --table --seed 42 --moves "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8" --json > view.json
   scoundrel-solve imp hint --table view.json --explain 33
   scoundrel-solve imp hint --table view.json --against greedy --time 0
+  scoundrel-solve imp hint --table --seed 42 --seat B --samples 32
+  scoundrel-solve imp hint --table --variant glitzerhaus --seed 7 --moves "s1 3/6 8/15 | s2 5/2 1/4" --samples 8
 """
 
 
@@ -170,19 +184,31 @@ def solve_command(game: ImpOptions, moves, position_file, workers, max_nodes, ti
 @click.option("--against", type=OneOf(list(BOTS)), default=None, metavar="BOT",
               help="With --table: also what the recommended card achieves, played out over the worlds against "
                    "this bot (" + ", ".join(BOTS) + "), once every world is solved within --time.")
+@click.option("--samples", type=WholeNumber(1, MAX_SAMPLES, "the setup hint draws at most that many deals"),
+              default=None, metavar="N",
+              help="With --table at a setup step: value the choices over N drawn deals instead of --time (the same "
+                   "answer on every machine).")
+@click.option("--opponent", type=OneOf(list(OPPONENT_MODELS)), default=None, metavar="MODEL",
+              help="With --table at a setup step: how the opponent's simultaneous choice is made in each drawn deal: "
+                   "low-cards or equilibrium (default: equilibrium at the open choice, low-cards elsewhere).")
 @json_option
 @pretty_option
 @progress_option
 def hint_command(game: ImpOptions, moves, position_file, workers, seconds, explain_card, table, seat, against,
-                 as_json, pretty, progress):
+                 samples, opponent, as_json, pretty, progress):
     if table is not None:
         from .table import table_hint_command
         table_hint_command(game, moves, position_file, table, seat, workers, seconds, explain_card, as_json, pretty,
-                           progress, against)
+                           progress, against, samples, opponent)
         return
-    if seat is not None or against is not None:
-        raise usage_error(f"{'--seat' if seat is not None else '--against'} goes with --table (the real-table hint); "
-                          f"the hint with the deal known is for the player to move and needs no opponent")
+    for name, value in (("--seat", seat), ("--against", against)):
+        if value is not None:
+            raise usage_error(f"{name} goes with --table (the real-table hint); the hint with the deal known is for "
+                              f"the player to move and needs no opponent")
+    for name, value in (("--samples", samples), ("--opponent", opponent)):
+        if value is not None:
+            raise usage_error(f"{name} goes with --table at a setup step (the setup hint over drawn deals); the hint "
+                              f"with the deal known solves the one deal")
     start, seed, blocks, title = _start(game, position_file)
     state, moves_text = position_after(start, moves)
     card = None if explain_card is None else explain_card_of(explain_card, state.rules.table)

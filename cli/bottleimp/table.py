@@ -2,7 +2,8 @@
 
 Thin: read the view (a deal and ``--moves``, the player to move after them; or an
 ``imp-table-view`` file), call the library (:mod:`scoundrel_solver.bottleimp.tablehint`;
-``answers`` builds the JSON), print.
+``answers`` builds the JSON), print.  At a setup step, the setup hint of ``--seat``
+(:mod:`scoundrel_solver.bottleimp.setuphint`).
 """
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import click
 from click.core import ParameterSource
 
 from scoundrel_solver.bottleimp import InputError
-from scoundrel_solver.bottleimp.answers import table_explain_card, table_hint_json, table_view_after
+from scoundrel_solver.bottleimp.answers import (in_setup_after, table_explain_card, table_hint_answer, table_hint_json,
+                                                table_view_after)
 from scoundrel_solver.bottleimp.bots import factory
+from scoundrel_solver.bottleimp.setuphint import DEFAULT_SETUP_TIME
 from scoundrel_solver.bottleimp.tablehint import explain_table, table_hint
 from scoundrel_solver.bottleimp.worlds import ViewError
 from scoundrel_solver.progress import ProgressLine
@@ -20,7 +23,7 @@ from ..options import usage_error
 from ..output import print_json
 from . import render
 from .options import ImpOptions
-from .progress import worlds_reporter
+from .progress import deals_reporter, worlds_reporter
 
 
 def read_view(path: str):
@@ -41,8 +44,25 @@ def _given(name: str) -> bool:
     return ctx is not None and ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
 
 
+def setup_hint_command(chosen, moves: str, seat, workers, seconds, as_json: bool, pretty: bool, progress,
+                       samples, opponent) -> None:
+    """``imp hint --table`` at a setup step: the setup hint of ``seat`` (A unless given)."""
+    if not _given("seconds"):
+        seconds = DEFAULT_SETUP_TIME
+    with ProgressLine(enabled=progress) as line:
+        answer = table_hint_answer(chosen.start(), moves, seat, chosen.seed, seconds, workers,
+                                   samples=samples or 0, opponent=opponent,
+                                   setup_progress=deals_reporter(line))
+    if as_json:
+        print_json(answer)
+        return
+    for text in render.setup_hint_lines(answer, render.title(chosen), chosen.rules, pretty, seat is not None):
+        click.echo(text)
+
+
 def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, seat, workers, seconds,
-                       explain_card, as_json: bool, pretty: bool, progress, against=None) -> None:
+                       explain_card, as_json: bool, pretty: bool, progress, against=None, samples=None,
+                       opponent=None) -> None:
     """``imp hint --table [FILE]`` (see ``imp hint --help``)."""
     if position_file is not None:
         raise usage_error("--table takes a deal and --moves (what the player saw happen) or a table view FILE; "
@@ -55,11 +75,26 @@ def table_hint_command(game: ImpOptions, moves: str, position_file, table: str, 
         if not chosen.rules.two_player:
             raise ViewError("the real-table hint is for Lopaka and Glitzerhaus (the base game has no "
                             "double-dummy value here, IMP-RULES §8)")
+        if in_setup_after(chosen.start(), moves):
+            for name, value in (("--explain", explain_card), ("--against", against)):
+                if value is not None:
+                    raise usage_error(f"{name} belongs to the play phase's real-table hint; at a setup step the "
+                                      f"hint lists every choice")
+            setup_hint_command(chosen, moves, seat, workers, seconds, as_json, pretty, progress, samples, opponent)
+            return
+        for name, value in (("--samples", samples), ("--opponent", opponent)):
+            if value is not None:
+                raise usage_error(f"{name} belongs to the setup hint; after these moves the play phase has begun, and "
+                                  f"its real-table hint solves the worlds within --time")
         view, moves_text = table_view_after(chosen.start(), moves, seat)
         seed, title = chosen.seed, render.title(chosen)
     else:
         if game.seed is not None or game.deal is not None or moves:
             raise usage_error("--table FILE is the whole view: drop --seed, --deal and --moves")
+        for name, value in (("--samples", samples), ("--opponent", opponent)):
+            if value is not None:
+                raise usage_error(f"{name} belongs to the setup hint, from a deal and --moves; a table view FILE is "
+                                  f"of the play phase")
         view = read_view(table)
         for option, value in (("variant", view.rules.variant), ("cards", view.rules.cards)):
             if _given(option) and getattr(game, option) != value:

@@ -265,6 +265,16 @@ def _margin(out: dict, key: str, m) -> dict:
     return out
 
 
+def _per_seat(out: dict, key: str, margins: dict) -> dict:
+    """``key``: A's and B's margins (ints, a player's null if not exact), with ``key_lower`` and
+    ``key_upper`` beside them unless both are exact."""
+    out[key] = {seat: m.value for seat, m in margins.items()}
+    if not all(m.exact for m in margins.values()):
+        out[key + "_lower"] = {seat: m.lower for seat, m in margins.items()}
+        out[key + "_upper"] = {seat: m.upper for seat, m in margins.items()}
+    return out
+
+
 def _card_review_json(c) -> dict:
     out = {"seat": c.seat, "card": c.card}
     _margin(out, "before", c.before)
@@ -273,7 +283,7 @@ def _card_review_json(c) -> dict:
         out["loss"] = None
     else:
         _margin(out, "loss", c.loss)
-    out.update({"best": list(c.best), "forced": c.forced, "exact": c.exact,
+    out.update({"best": list(c.best), "forced": c.forced, "by_rule": c.by_rule, "exact": c.exact,
                 "values": [{"card": card, "value": m.value, "lower": m.lower, "upper": m.upper, "exact": m.exact}
                            for card, m in c.values]})
     return out
@@ -315,12 +325,13 @@ def review_json(r: Review, seed=None, blocks=None) -> dict:
             out[key] = None
         else:
             _margin(out, key, m)
-    totals = {seat: r.total_loss(seat) for seat in ("A", "B")}
     out.update({"tricks": tricks, "finished": r.finished, "scores": r.scores, "margin": r.margin,
-                "holder": r.holder, "total_loss": {seat: m.value for seat, m in totals.items()}})
-    if not all(m.exact for m in totals.values()):
-        out["total_loss_lower"] = {seat: m.lower for seat, m in totals.items()}
-        out["total_loss_upper"] = {seat: m.upper for seat, m in totals.items()}
+                "holder": r.holder})
+    _per_seat(out, "total_loss", {seat: r.total_loss(seat) for seat in ("A", "B")})
+    if r.setup_games:
+        _per_seat(out, "setup_loss", {seat: r.setup_loss(seat) for seat in ("A", "B")})
+    else:
+        out["setup_loss"] = None
     out.update({"position": position_dict(r.final), "nodes": r.nodes, "seconds": round(r.seconds, 6)})
     return out
 

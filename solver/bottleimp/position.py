@@ -11,8 +11,8 @@ True
 """
 from __future__ import annotations
 
-from ..errors import InputError
-from ..jsonform import loads
+from ..errors import InputError, shown
+from ..jsonform import kind, loads, written
 from .cards import DECK, START_PRICE
 from .rules import Rules, RulesError
 from .state import PositionError, State, lopaka_rule, setup_steps
@@ -74,7 +74,7 @@ def _fail(message: str):
 def _expect_keys(obj: dict, required, optional=(), where="the position") -> None:
     unknown = [k for k in obj if k not in required and k not in optional]
     if unknown:
-        _fail(f"unknown key {unknown[0]!r} in {where}")
+        _fail(f"unknown key {shown(unknown[0])} in {where}")
     missing = [k for k in required if k not in obj]
     if missing:
         _fail(f"{where} lacks the key {missing[0]!r}")
@@ -82,10 +82,10 @@ def _expect_keys(obj: dict, required, optional=(), where="the position") -> None
 
 def _card_list(value, where: str) -> tuple:
     if not isinstance(value, list):
-        _fail(f"{where} must be a list of card numbers, not {type(value).__name__}")
+        _fail(f"{where} must be a list of card numbers, not {written(value)}")
     for card in value:
         if not isinstance(card, int) or isinstance(card, bool):
-            _fail(f"{where} holds {card!r}, which is not a card number")
+            _fail(f"{where} holds {written(card)}, which is not a card number")
         if card not in DECK:
             why = "the 19 is the bottle's starting price, not a card" if card == START_PRICE else "cards are 1-37"
             _fail(f"{where} holds {card}, which is no card of the deck ({why})")
@@ -110,10 +110,10 @@ def _rules_of(obj: dict) -> Rules:
         _fail("a base-game position needs 'players' (3 or 4)")
     players = obj.get("players")
     if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
-        _fail(f"'players' must be 3 or 4, not {players!r}")
+        _fail(f"'players' must be 3 or 4, not {written(players)}")
     cards = obj.get("cards", "classic")
     if not isinstance(cards, str):
-        _fail(f"'cards' must be classic or matagot, not {cards!r}")
+        _fail(f"'cards' must be classic or matagot, not {written(cards)}")
     try:
         return Rules(variant, players, cards)
     except RulesError as exc:
@@ -146,14 +146,14 @@ def position_from_dict(obj) -> State:
     """The :class:`State` a §7 object describes, refused with :class:`PositionError` (one line
     naming the key or the rule) unless it is a position the rules can reach."""
     if not isinstance(obj, dict):
-        _fail(f"a position is a JSON object, not {type(obj).__name__}")
+        _fail(f"a position is a JSON object, not {kind(obj)}")
     if obj.get("type") != KIND:
-        _fail(f"'type' must be {KIND!r}, not {obj.get('type')!r}")
+        _fail(f"'type' must be {KIND!r}, not {written(obj.get('type'))}")
     rules = _rules_of(obj)
     base_keys = ("type", "variant", "cards") + (("players",) if rules.variant == "base" else ())
     phase = obj.get("phase", "play")
     if phase not in ("setup", "play"):
-        _fail(f"'phase' must be setup or play, not {phase!r}")
+        _fail(f"'phase' must be setup or play, not {written(phase)}")
     if phase == "setup":
         return _setup_position(obj, rules, base_keys)
     return _play_position(obj, rules, base_keys)
@@ -206,7 +206,7 @@ def _seat(value, rules: Rules, key: str, allow_null: bool = False):
         return None
     if value not in rules.seats:
         names = ", ".join(repr(s) for s in rules.seats) + (" or null" if allow_null else "")
-        _fail(f"{key!r} must be one of {names}, not {value!r}")
+        _fail(f"{key!r} must be one of {names}, not {written(value)}")
     return rules.seats.index(value)
 
 
@@ -245,7 +245,7 @@ def _play_position(obj: dict, rules: Rules, base_keys) -> State:
     holder = _seat(obj["holder"], rules, "holder", allow_null=True)
     price = obj["price"]
     if not isinstance(price, int) or isinstance(price, bool):
-        _fail(f"'price' must be a card number, not {price!r}")
+        _fail(f"'price' must be a card number, not {written(price)}")
     if holder is None:
         if price != START_PRICE:
             _fail(f"'price' is {price} but nobody holds the bottle ('holder' null): its price is then 19")
@@ -293,15 +293,15 @@ def _play_position(obj: dict, rules: Rules, base_keys) -> State:
 def _check_derived(obj: dict, state: State) -> None:
     """``finished``, ``scores`` and ``value`` are derived: given, they must be right."""
     if "finished" in obj and obj["finished"] is not state.finished:
-        _fail(f"'finished' is {obj['finished']!r} but the round is {'' if state.finished else 'not '}over")
+        _fail(f"'finished' is {written(obj['finished'])} but the round is {'' if state.finished else 'not '}over")
     for key in ("scores", "value"):
         if key in obj and not state.finished:
             _fail(f"{key!r} belongs to a finished round only")
     if state.finished:
         if "scores" in obj and obj["scores"] != state.scores():
-            _fail(f"'scores' is {obj['scores']!r}; the cards give {state.scores()}")
+            _fail(f"'scores' is {written(obj['scores'])}; the cards give {state.scores()}")
         if "value" in obj and (obj["value"] != state.value() or isinstance(obj["value"], bool)):
-            _fail(f"'value' is {obj['value']!r}; the cards give {state.value()}")
+            _fail(f"'value' is {written(obj['value'])}; the cards give {state.value()}")
 
 
 ANSWERS = ("imp-replay", "imp-value")

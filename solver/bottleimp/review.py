@@ -74,7 +74,9 @@ class CardReview:
     trick.  ``before``/``after``: the value with the mover to play and after the card;
     ``values``: every legal card with the value after it (``(card, Margin)``, card order);
     ``best``: the cards proven to keep the value, ascending (Lopaka: his card); ``forced``: one
-    legal card.  ``loss`` is None for Lopaka (his rule plays, he is never charged)."""
+    legal card, the suit rule allowing no other (Lopaka's too: his rule chooses among his legal
+    cards, see ``by_rule``).  ``by_rule``: Lopaka's card, played by his rule; its ``loss`` is
+    None (he is never charged)."""
 
     index: int
     number: int
@@ -175,8 +177,7 @@ class Review:
 
     @property
     def exact(self) -> bool:
-        games = [g for g in (self.exchange, self.open_stacks) if g is not None]
-        return all(c.exact for c in self.cards) and all(g.exact for g in games) and (
+        return all(c.exact for c in self.cards) and all(g.exact for g in self.setup_games) and (
             self.end_value is None or (self.play_value.exact and self.end_value.exact))
 
     @property
@@ -201,8 +202,19 @@ class Review:
         return None if final.holder is None else final.seats[final.holder]
 
     def total_loss(self, seat: str) -> Margin:
-        """The coins of margin ``seat``'s cards lost in all (the setup's figures are apart)."""
+        """The coins of margin ``seat``'s cards lost in the play: the setup's are not in it
+        (:meth:`setup_loss`)."""
         return _sum(c.loss for c in self.cards if c.seat == seat)
+
+    @property
+    def setup_games(self) -> tuple:
+        """The setup steps reviewed as matrix games: the exchange, the open stacks (either or none)."""
+        return tuple(g for g in (self.exchange, self.open_stacks) if g is not None)
+
+    def setup_loss(self, seat: str) -> Optional[Margin]:
+        """The coins of margin ``seat``'s setup choices lost, each against the other player's
+        actual choice (:class:`ChoiceReview`); None when the line has no exchange or open stacks."""
+        return _sum(g.seat(seat).loss for g in self.setup_games) if self.setup_games else None
 
     @property
     def tricks(self) -> tuple:
@@ -327,9 +339,9 @@ def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, wo
             else:
                 children = tuple((c, Margin.of(b)) for c, b in engine.card_values(state, budget, _guess(before)))
                 after = dict(children)[card]      # the next position is searched afresh: a check
-            legal = [c for c, _ in children]
             best = (card,) if seat == "L" else _best_options(dict(children), seat == "A")
-            entry = CardReview(k, state.tricks_done + 1, seat, card, before, after, children, best, len(legal) == 1)
+            forced = len(state.following_cards()) == 1
+            entry = CardReview(k, state.tricks_done + 1, seat, card, before, after, children, best, forced)
             if seat != "L":
                 _check_card(entry, seat == "A")
             cards.append(entry)

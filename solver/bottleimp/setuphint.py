@@ -63,6 +63,8 @@ NAMED = ("double-dummy mean over sampled deals under the named model: assumes ev
          "the play begins, and the opponent chooses as the model says; not what the choice achieves")
 #: the opponent models (see :class:`Model`)
 OPPONENT_MODELS = ("low-cards", "equilibrium")
+#: the default --time of ``imp hint --table`` at a setup step, in seconds (docs/bottleimp-solver.md)
+DEFAULT_SETUP_TIME = 10.0
 #: the most deals a setup hint draws (--samples)
 MAX_SAMPLES = 100_000
 #: standard errors below the leader that drop a candidate during the race
@@ -465,6 +467,6 @@ def choice_text(choice) -> str:
     return str(choice)
 
 
-__all__ = ["Candidate", "Model", "NAMED", "OPPONENT_MODELS", "SetupHint", "SetupHintError", "candidate_values",
+__all__ = ["DEFAULT_SETUP_TIME", "MAX_SAMPLES", "Candidate", "Model", "NAMED", "OPPONENT_MODELS", "SetupHint", "SetupHintError", "candidate_values",
            "canonical", "choice_text", "default_model", "merge", "options", "paired", "rounds", "setup_hint",
            "survivors"]

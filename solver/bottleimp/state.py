@@ -275,6 +275,13 @@ class State:
             return (lopaka_rule(holding, self.trick, self.price, table),)
         return follow(holding, self.trick, table)
 
+    def following_cards(self) -> tuple:
+        """The cards the suit rule allows now (§2.5), ascending: A's and B's legal cards, and the
+        ones Lopaka's rule chooses among (his legal cards are more than the one it plays)."""
+        if self.turn is None:
+            return ()
+        return follow(self.hands[self.holding_of_card(len(self.trick))], self.trick, self.rules.table)
+
     def setup_options(self, seat: int) -> list:
         """What ``seat`` may choose in the current setup step (its part of the joint action):
         Lopaka a card to pass; Glitzerhaus ``(devil, pass)`` pairs, then the open stack 1 or 2;

@@ -40,7 +40,7 @@ True
 from __future__ import annotations
 
 from ..errors import InputError
-from ..jsonform import loads
+from ..jsonform import kind, loads, written
 from .position import (MAX_TEXT, _card_list, _expect_keys, _rules_of, _seat, _seat_lists, no_card_twice,
                        position_dict, position_from_dict)
 from .state import PositionError, State
@@ -90,20 +90,20 @@ def view_dict(view: View) -> dict:
 
 def _whole_number(value, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        _fail(f"{where} must be a whole number of cards, not {value!r}")
+        _fail(f"{where} must be a whole number of cards, not {written(value)}")
     return value
 
 
 def _voids(value, table) -> tuple:
     if not isinstance(value, list):
         _fail(f"'opponent_hand.voids' must be a list of suit letters ({' '.join(table.suit_names)}), "
-              f"not {type(value).__name__}")
+              f"not {written(value)}")
     for letter in value:
         if not isinstance(letter, str) or letter not in table.suit_names:
-            _fail(f"'opponent_hand.voids' holds {letter!r}, which is no suit of the {table.name} cards "
+            _fail(f"'opponent_hand.voids' holds {written(letter)}, which is no suit of the {table.name} cards "
                   f"({', '.join(f'{k} {v}' for k, v in table.suit_names.items())})")
     if len(set(value)) != len(value):
-        _fail(f"'opponent_hand.voids' names {next(x for x in value if value.count(x) > 1)!r} twice")
+        _fail(f"'opponent_hand.voids' names {written(next(x for x in value if value.count(x) > 1))} twice")
     return tuple(sorted(value))
 
 
@@ -111,9 +111,9 @@ def view_from_dict(obj) -> View:
     """The :class:`View` an ``imp-table-view`` object describes, refused with :class:`ViewError`
     (one line naming the key or the rule) unless some deal fits it and the rules can reach it."""
     if not isinstance(obj, dict):
-        _fail(f"a table view is a JSON object, not {type(obj).__name__}")
+        _fail(f"a table view is a JSON object, not {kind(obj)}")
     if obj.get("type") != KIND:
-        _fail(f"'type' must be {KIND!r}, not {obj.get('type')!r}")
+        _fail(f"'type' must be {KIND!r}, not {written(obj.get('type'))}")
     rules = _checked(_rules_of, obj)
     if not rules.two_player:
         _fail("the real-table view is for the two-player variants (lopaka, glitzerhaus)")
@@ -123,7 +123,7 @@ def view_from_dict(obj) -> View:
              ("opponent_hand", "devil_known", "price", "holder", "won", "leader", "trick"), where="the table view")
     seat_name = obj["seat"]
     if seat_name not in ("A", "B"):
-        _fail(f"'seat' must be 'A' or 'B' (the player whose view it is), not {seat_name!r}")
+        _fail(f"'seat' must be 'A' or 'B' (the player whose view it is), not {written(seat_name)}")
     seat = rules.seats.index(seat_name)
     opp_name = rules.seats[_opponent_seat(rules, seat)]
     hidden = opponent_holding(rules, seat)
@@ -160,7 +160,7 @@ def view_from_dict(obj) -> View:
     holder = _checked(_seat, obj["holder"], rules, "holder", allow_null=True)
     price = obj["price"]
     if not isinstance(price, int) or isinstance(price, bool):
-        _fail(f"'price' must be a card number, not {price!r}")
+        _fail(f"'price' must be a card number, not {written(price)}")
     if len(devil_known) > rules.devil_size:
         _fail(f"'devil_known' holds {len(devil_known)} cards; the devil's trick holds {rules.devil_size}")
     if len(known) > size:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import jsonform
+from ..errors import shown
 
 MAX_BODY = 64 * 1024
 STR, INT, NUM, BOOL, JSON = "text", "integer", "number", "boolean", "object"
@@ -74,7 +75,7 @@ async def read_params(request, ep: Endpoint) -> dict:
     params = _merge(request.query_params, body)
     for key in params:
         if key not in ep.params:
-            raise BadRequest(f"unknown parameter {key!r} for {ep.path} (known: {', '.join(ep.params)})")
+            raise BadRequest(f"unknown parameter {shown(key)} for {ep.path} (known: {', '.join(ep.params)})")
     for key in ep.required:
         if key not in params:
             raise BadRequest(f"{key}: required by {ep.path}")
@@ -116,8 +117,9 @@ def int_or(value, key):
         return None
     try:
         return int(value)
-    except (TypeError, ValueError):
-        raise BadRequest(f"{key}: {value!r} is not a whole number") from None
+    except (TypeError, ValueError):   # int() refuses 4,300 digits and more with its own error
+        why = "has too many digits" if str(value).strip().lstrip("+-").isdigit() else "is not a whole number"
+        raise BadRequest(f"{key}: {shown(value)} {why}") from None
 
 
 def in_order(params: dict, keys) -> dict:

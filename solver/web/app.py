@@ -28,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Route
 
+from ..errors import shown
 from . import bottleimp, scoundrel
 from .api import BOOL, INT, JSON, NUM, STR, BadRequest, Endpoint, error, int_or, number, read_params
 from .pool import Busy, Overtime, SolverPool
@@ -90,7 +91,7 @@ class Service:
             return default
         t = number(params[key])
         if t is None or not math.isfinite(t) or t <= 0:
-            raise BadRequest(f"{key}: {params[key]!r} is not a number of seconds more than 0 "
+            raise BadRequest(f"{key}: {shown(params[key])} is not a number of seconds more than 0 "
                              f"(0, no limit, is not served)")
         if t > self.limits.max_budget:
             raise BadRequest(f"{key}: at most {self.limits.max_budget:g} seconds on this server (asked {t:g})")
@@ -103,7 +104,7 @@ class Service:
             return
         mb = int_or(params["tt_mb"], "tt_mb")
         if not 1 <= mb <= self.limits.max_tt_mb:
-            raise BadRequest(f"tt_mb: from 1 to {self.limits.max_tt_mb} MB on this server (asked {mb})")
+            raise BadRequest(f"tt_mb: from 1 to {self.limits.max_tt_mb} MB on this server (asked {shown(mb)})")
 
     def search_budget(self, params: dict) -> float:
         """The table and the ``timeout`` of one search."""
@@ -230,6 +231,9 @@ def create_app(limits: Limits = None, games=GAMES) -> Starlette:
 
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: internal_error})
+    # A path with a slash too many (/api/imp/deal/) is unknown like any other: the JSON 404, not
+    # Starlette's empty 307 to the path without it.
+    app.router.redirect_slashes = False
     app.state.service = service
     return app
 

@@ -275,6 +275,9 @@ def check_review(driver, server, variant: str, seed, line: str):
         assert status.text.startswith("Review unavailable")
         return
     assert status.get_attribute("data-state") == "done", status.text
+    # the play's loss and, beside it, the setup's (the play's total leaves it out)
+    losses = driver.find_element(By.CSS_SELECTOR, "#review-body .total-loss").text
+    assert "in the play" in losses and ("in the exchange" if variant == "lopaka" else "in the open stacks") in losses
     # the setup's matrix game: the pair played is framed and worth what imp solve says of the play after it
     setup = [s for s in line.split(" | ") if s.split()[0] in ("pass", "open")][0]
     game = driver.find_element(By.ID, "review-exchange" if variant == "lopaka" else "review-open")

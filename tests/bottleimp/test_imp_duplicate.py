@@ -40,6 +40,19 @@ def test_each_deal_is_played_twice_with_the_seats_swapped_the_same_on_any_number
     assert [r["gain"] for r in rev] == [-r["gain"] for r in recs]
 
 
+def test_each_record_names_its_build_and_old_records_without_one_still_read(tmp_path):
+    path = play(tmp_path)
+    builds = {json.loads(line)["build"] for line in path.read_text().splitlines()}
+    assert len(builds) == 1 and " core " in builds.pop()       # the commit and the compiled core's hash
+    old = [{k: v for k, v in json.loads(line).items() if k != "build"} for line in path.read_text().splitlines()]
+    path.write_text("".join(json.dumps(r) + "\n" for r in old))
+    proc = bots("summary", "--out", tmp_path)
+    assert proc.returncode == 0 and "builds: not recorded" in proc.stdout, proc.stderr
+    more = bots("play", "--variant", "lopaka", "--pairs", "greedy:random", "--deals", "1-5", "--out", tmp_path)
+    assert more.returncode == 0 and "1 deals to play" in more.stderr, more.stderr
+    assert "build" in json.loads(path.read_text().splitlines()[-1])
+
+
 def test_a_run_goes_on_where_it_stopped_and_plays_a_torn_line_again(tmp_path):
     path = play(tmp_path)
     whole = path.read_text()

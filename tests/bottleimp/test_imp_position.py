@@ -2,6 +2,7 @@
 import copy
 import json
 import random
+import re
 
 import jsonschema
 import pytest
@@ -173,6 +174,34 @@ def test_a_finished_position_checks_its_derived_keys():
         position_from_dict(edit(obj, ["value"], obj["value"] + 1))
     with pytest.raises(PositionError, match="finished"):
         position_from_dict(edit(obj, ["finished"], False))
+
+
+# null, true and false where they do not belong: named in JSON's words, not Python's
+JSON_WORDS = [(path, value) for value in (None, True, False)
+              for path in (["hands", "A"], ["hands", "A", 0], ["devil"], ["trick"], ["won", "A"], ["price"],
+                           ["leader"], ["holder"], ["cards"], ["type"], ["phase"], ["finished"])
+              if not (path == ["holder"] and value is None)]
+
+
+@pytest.mark.parametrize("path, value", JSON_WORDS, ids=lambda x: json.dumps(x).replace(" ", ""))
+def test_null_and_booleans_are_named_as_json_writes_them(path, value):
+    obj = edit(lopaka_mid(), path, value)
+    if path == ["finished"] and value is False:
+        obj["finished"] = True          # false is a finished key's right value while play goes on
+        value = True
+    with pytest.raises(PositionError) as caught:
+        position_from_dict(obj)
+    words = re.findall(r"\w+", str(caught.value))
+    assert json.dumps(value) in words, words
+    assert not {"None", "True", "False", "NoneType", "bool"} & set(words), words
+
+
+def test_the_table_view_names_json_values_in_json_words():
+    from scoundrel_solver.bottleimp.tableview import view_from_dict
+    with pytest.raises(InputError, match=r"not null$"):
+        view_from_dict(None)
+    with pytest.raises(InputError, match=r"not true$"):
+        view_from_dict({"type": True})
 
 
 @pytest.mark.parametrize("text", ["", "{", "[1,", '{"a": 1, "a": 2}', "NaN", "1" * 5000, "[" * 100000, "\x00"])

@@ -60,7 +60,8 @@ def check_review(r, engine: Engine):
         assert c.before.value == want, (c, want)
         assert c.after.value == engine.value(states[c.index + 1])
         legal = state.legal_cards()
-        assert [card for card, _ in c.values] == list(legal) and c.forced == (len(legal) == 1)
+        assert [card for card, _ in c.values] == list(legal)
+        assert c.forced == (len(state.following_cards()) == 1) and c.by_rule == (c.seat == "L")
         if k + 1 < len(r.cards):
             assert c.after == r.cards[k + 1].before
         else:
@@ -233,10 +234,30 @@ def test_the_text_lays_the_round_open():
     assert "  A       8  +66 \u2192 +66  (forced)" in lines
     assert "  B passed 12: against A's actual pass 1, the best is 27 or 30 (+32); B lost 21 there." in lines
     assert "Round over: A 62, B 0 (margin +62); the bottle ends with Lopaka." in lines
-    assert lines[-1] == "Total loss in the play (double dummy): A 96, B 105."
+    assert lines[-1] == "Total loss (double dummy): in the play A 96, B 105; in the exchange A 0, B 21."
     glitz = invoke(["imp", "review", "--variant", "glitzerhaus", "--seed", "42", "--line", GLITZ42]).stdout
     assert "not analysed" in glitz and "  A opened stack 1: against B's actual stack 1, the best is stack 2 (+37); " \
                                       "A lost 1 there." in glitz.splitlines()
+
+
+def test_forced_means_one_legal_card_for_lopaka_too():
+    r = review(deal(42, LOPAKA), FULL42)
+    lopaka = [c for c in r.cards if c.by_rule]
+    assert lopaka and all(c.seat == "L" for c in lopaka)
+    chose = [c for c in lopaka if len(r.states[c.index].following_cards()) > 1]
+    assert chose and not any(c.forced for c in chose)       # his rule chose among several legal cards
+    obj = review_json(r)
+    cards = [c for t in obj["tricks"] for c in t["cards"]]
+    assert [c["by_rule"] for c in cards] == [c.seat == "L" for c in r.cards]
+    assert [c["forced"] for c in cards] == [c.forced for c in r.cards]
+
+
+def test_the_setup_s_loss_is_beside_the_play_s():
+    r = review(deal(42, LOPAKA), FULL42)
+    obj = review_json(r)
+    assert obj["total_loss"] == {"A": 96, "B": 105}      # the play's cards only
+    assert obj["setup_loss"] == {"A": 0, "B": 21} == {s: obj["exchange"][s]["loss"] for s in "AB"}
+    assert review_json(review(deal(42, Rules("glitzerhaus")), ""))["setup_loss"] is None
 
 
 def stable(obj):

@@ -378,13 +378,57 @@ def test_play_hints_and_explain_in_the_session():
     assert "Double dummy (it sees every card" in text and "Line after 5:" in text
     assert "4 is not a card you can play here" in text
     assert "bad command: write hint" in text and "bad command: write explain CARD" in text
-    # the setup: the table hint starts with the play phase; hint dd gives the exchange's game
+    # the setup: the hint is the setup hint of the human's seat
     out.clear()
-    session = Session(deal(42, LOPAKA), 0, "lopaka-rule", 0, out.append, workers=1, hint_time=0)
+    session = Session(deal(42, LOPAKA), 0, "lopaka-rule", 0, out.append, workers=1, hint_time=1)
     session.start()
     session.handle("hint")
-    assert "starts with the play phase" in out[-1]
+    text = "\n".join(out)
+    assert "The setup hint at the exchange, A's view" in text and "not what the choice achieves" in text
+    assert re.search(r"\d+ deals drawn \(within --time 1 s\), 11 choices", text)
     base = Session(deal(3, Rules("base", 3)), 0, "random", 0, out.append)
     base.start()
     base.handle("hint")
     assert "no hints in the base game" in out[-1]
+
+
+# ------------------------------------------------------------------ the setup hint (issue 61)
+def test_the_setup_hint_of_each_step_from_the_command_line():
+    """At a setup step ``imp hint --table`` is the setup hint of --seat (A unless given): every
+    choice with its figures over the same drawn deals, the model named, the caveat; the JSON
+    validates and the same --samples gives the same figures."""
+    a = run_json("hint", "--table", "--seed", "42", "--samples", "8")
+    assert a["type"] == "imp-setup-hint" and a["seat"] == "A" and a["step"] == "pass" and a["deals"] == 8
+    assert a["model"]["opponent"] == "low-cards" and "not what the choice achieves" in a["named"]
+    assert sorted(int(c["choice"]) for c in a["candidates"]) == sorted(deal(42, LOPAKA).start().hands[0])
+    assert a["recommended"] == a["candidates"][0]["choice"] and a["samples"] == 8 and a["time"] is None
+    assert run_json("hint", "--table", "--seed", "42", "--samples", "8")["candidates"] == a["candidates"]
+    b = run_json("hint", "--table", "--seed", "42", "--samples", "4", "--seat", "b")
+    assert b["seat"] == "B" and b["view"]["hand"] == list(deal(42, LOPAKA).start().hands[2])
+    g = run_json("hint", "--table", "--variant", "glitzerhaus", "--seed", "7", "--moves", "s1 3/6 8/15 | s2 5/2 1/4",
+                 "--seat", "B", "--samples", "3")
+    assert g["step"] == "open" and g["model"]["opponent"] == "equilibrium" and g["view"]["setup"][0] == {
+        "step": "s1", "discarded": 8, "passed": 15, "received": 6}
+    assert {c["open"] for c in g["candidates"]} == {1, 2}
+    text = invoke(["imp", "hint", "--table", "--seed", "42", "--samples", "8"]).stdout
+    assert "The setup hint at the exchange, A's view (--seat B for B's)" in text
+    assert "Opponent: low-cards setup policy" in text and "recommended" in text
+    assert "8 deals drawn (--samples 8), 11 choices" in text and "not what the choice achieves" in text
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--seed", "42", "--samples", "0"], "--samples"),
+    (["--seed", "42", "--samples", "4", "--opponent", "clever"], "--opponent"),
+    (["--seed", "42", "--samples", "4", "--explain", "3"], "--explain belongs to the play phase"),
+    (["--seed", "42", "--samples", "4", "--against", "greedy"], "--against belongs to the play phase"),
+    (["--seed", "42", "--moves", "pass 1 18", "--samples", "4"], "--samples belongs to the setup hint"),
+    (["--seed", "42", "--moves", "pass 1 18", "--opponent", "equilibrium"], "--opponent belongs to the setup hint"),
+    (["--variant", "glitzerhaus", "--seed", "42", "--opponent", "equilibrium", "--samples", "2"],
+     "not offered at s1"),
+    (["--seed", "42", "--seat", "L", "--samples", "2"], "--seat"),
+])
+def test_the_setup_hints_bad_input_is_one_line(args, words):
+    from clitools import one_error_line
+    one_error_line(invoke(["imp", "hint", "--table", *args], code=2), words)
+    assert "--samples goes with --table" in one_error_line(invoke(["imp", "hint", "--seed", "42", "--samples", "3"],
+                                                                  code=2))

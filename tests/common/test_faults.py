@@ -82,6 +82,7 @@ BAD_LINES = [
     (b'{"seed": 2, "seconds": NaN}\n', ['"seconds"']),
     (b'[1, 2]\n', ["not a JSON object"]),
     (b'{"seed": 2, "score": \n', ["not a JSON line"]),
+    (b'{"seed": 2, "score": ' + b"9" * 5000 + b'}\n', ["number too long", "digits"]),
 ]
 
 
@@ -91,6 +92,13 @@ def test_summary_of_a_bad_file_is_one_line_naming_file_and_line(tmp_path, line, 
     one_error_line(cli_run("stats", "--summary", path), path, "line 2", *words, code=2)
     with pytest.raises(ResultsFileError, match="line 2"):
         read_records(path)
+
+
+def test_a_number_too_long_in_an_imp_results_file_is_named(tmp_path):
+    line = b'{"seed": 2, "value": ' + b"9" * 5000 + b'}\n'
+    path = write_lines(tmp_path / "imp.jsonl", line)
+    message = one_error_line(cli_run("imp", "stats", "--summary", path), path, "line 1", "number too long", code=2)
+    assert "nested" not in message
 
 
 @pytest.mark.parametrize("line, words", BAD_LINES[:3])
@@ -253,6 +261,16 @@ def test_out_on_dev_full_is_one_line_exit_1(core, args):
     proc = subprocess.run(command(*args, "--out", "/dev/full", "-q"), cwd=ROOT, env=env(), capture_output=True,
                           text=True, timeout=120)
     one_error_line(proc, "/dev/full", "no space left", code=1)
+
+
+@pytest.mark.parametrize("out", ["/dev/full", "/proc/version"])
+@pytest.mark.parametrize("args", [["stats", "--seeds", "1-2", *HARD], ["imp", "stats", "--variant", "glitzerhaus",
+                                                                       "--seeds", "1"]])
+def test_an_out_that_takes_no_line_claims_nothing_kept(core, args, out):
+    if not os.access(out, os.W_OK):   # /proc/version opens for writing as root only, then refuses every line
+        pytest.skip(f"{out} cannot be opened for writing here")
+    message = one_error_line(cli_run(*args, "--out", out, "-q"), out, f"nothing was written to {out}", code=1)
+    assert "kept" not in message and "--resume" not in message
 
 
 @needs_dev_full

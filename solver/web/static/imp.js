@@ -1066,8 +1066,10 @@ function reviewEl(r) {
   box.id = "review-body";
   const me = viewerSeat();
   const lost = r.total_loss || {};
-  box.appendChild(textP(`Coins of margin lost against double-dummy play: A ${lost.A}, B ${lost.B}` +
-    (g.people ? "." : ` (you are ${me}).`), "total-loss"));
+  const setup = r.setup_loss ? `; in ${r.exchange ? "the exchange" : "the open stacks"} A ${r.setup_loss.A}, ` +
+    `B ${r.setup_loss.B}` : "";
+  box.appendChild(textP(`Coins of margin lost against double-dummy play: in the play A ${lost.A}, B ${lost.B}` +
+    setup + (g.people ? "." : ` (you are ${me}).`), "total-loss"));
   if (r.exchange) box.appendChild(setupGameEl("The exchange (double dummy: each pass against the other's)", r.exchange, "review-exchange"));
   if (r.open_stacks) box.appendChild(setupGameEl("The open stacks (double dummy: each choice against the other's)", r.open_stacks, "review-open"));
   for (const step of r.setup || []) {       // Glitzerhaus's discards and passes: too many choices to solve
@@ -1095,6 +1097,8 @@ function reviewEl(r) {
       el.appendChild(t1);
       if (c.loss > 0) {
         el.appendChild(textP(`lost ${c.loss}; best ${cardList(c.best)}`, "loss"));
+      } else if (c.by_rule) {
+        el.appendChild(textP(c.forced ? "his rule (forced)" : "his rule", "forced"));
       } else if (c.forced) {
         el.appendChild(textP("forced", "forced"));
       }
