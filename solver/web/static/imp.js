@@ -67,7 +67,7 @@ function fixed(x, digits) {
   return s;
 }
 
-// a mean margin as the CLI writes it (cli/imp_text.py mean): "+61.43", "−3.50", "0.00"
+// a mean margin as the CLI writes it (cli/bottleimp/render.py mean): "+61.43", "−3.50", "0.00"
 function meanText(f) {
   const x = f.float;
   return (x > 0 ? "+" : x < 0 ? MINUS : "") + exactFixed(f, 2);
