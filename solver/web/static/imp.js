@@ -1068,7 +1068,7 @@ function setupRows(table, cands, h, buttons) {
 function setupTable(cands, h, buttons) {
   const table = document.createElement("table");
   table.className = "setup-hint-table";
-  const head = { pass: "pass", s1: "down/pass", s2: "down/pass", open: "open" }[h.step];
+  const head = { pass: "pass", s1: "down/<wbr>pass", s2: "down/<wbr>pass", open: "open" }[h.step];
   table.innerHTML = `<tr><th>${head}</th><th>mean</th><th>95 % interval</th><th>best in</th><th>deals</th>` +
     `<th></th>${buttons ? "<th></th>" : ""}</tr>`;
   setupRows(table, cands, h, buttons);
