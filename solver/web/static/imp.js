@@ -42,10 +42,11 @@ const MINUS = "\u2212";
 const DEFAULT_PAUSE = 450;   // ms between the others' cards (a trick's end: twice that)
 const SETUP_STEPS = ["pass", "s1", "s2", "open"];
 const STEP_WORDS = { pass: "the exchange", s1: "stack 1", s2: "stack 2", open: "the open stacks" };
-// The setup hint's time budget, seconds: a drawn deal costs 11 solves at the exchange and 4 at the
-// open choice, but some 300 at a stack step (72 choices, each with the 2 x 2 open-stack game after
-// it): there the most a request may ask of the service (--max-budget, 30 s by default).
-const SETUP_TIME = { pass: 5, open: 5, s1: 30, s2: 30 };
+// The setup hint's time budget, seconds.  Measured with one solver process on a loaded machine
+// (2 cores, load 9): 5 s draws some 25 deals at the exchange (11 solves a deal) but 2 at the open
+// choice (whole-hand solves: 10 s gives 4-5); a stack step (72 choices, each with the open-stack
+// game after it) draws 2 in 30 s, the most a request may ask of the service (--max-budget).
+const SETUP_TIME = { pass: 5, open: 10, s1: 30, s2: 30 };
 
 let g = null;        // the game: see start()
 let cursor = 0;      // the option marked (keyboard)
