@@ -38,6 +38,7 @@ from browser import By, Keys, WebDriverWait
 from scoundrel_solver.bottleimp import TABLES, Rules, deal
 from scoundrel_solver.bottleimp.answers import replay_answer, solve_answer
 from scoundrel_solver.cli.bottleimp.render import mean, percent
+from scoundrel_solver.web.local import LocalServer
 from scoundrel_solver.bottleimp.setuphint import NAMED as SETUP_NAMED
 from scoundrel_solver.bottleimp.tablehint import NAMED
 
@@ -592,3 +593,52 @@ def test_the_setup_hint_at_the_open_choice(server, browser):
     browser.find_element(By.CSS_SELECTOR, f'tr[data-choice="{rec}"] button.choose').click()
     submitted(browser, before)
     assert line_shown(browser).split(" | ")[2].split()[:2] == ["open", rec] and attr(browser, "task") == "play"
+
+
+def test_the_setup_hint_at_a_stack_step(browser):
+    """Glitzerhaus's stack 1 from B's seat, over one drawn deal (72 choices, each with the open-stack
+    game after it: the expensive step, some 300 solves, a minute on a loaded machine): the page asks
+    for 60 s, a server that grants less (here 50 s, its hard deadline then 105 s) is asked again with
+    what it grants; the recommendation's two cards marked on the stack (D, P), the choices past the
+    first ten folded, "why not" as soon as one's own two cards are marked, and the row's button
+    makes the step."""
+    seed = 7
+    with LocalServer(["--workers", "1", "--max-budget", "50"]) as server:
+        open_page(browser, server, f"variant=glitzerhaus&seed={seed}&seat=B&bot=greedy&pause=20&samples=1")
+        assert attr(browser, "task") == "s1"
+        before = done(browser)
+        keys(browser, "h")
+        wait(browser, 180).until(lambda d: done(d) > before)
+        idle(browser)
+        no_error(browser)
+        assert attr(browser, "hint-time") == "50"
+        box = browser.find_element(By.ID, "hint-box")
+        assert box.get_attribute("data-step") == "s1"
+        assert "B's view (aims for the lowest margin" in box.text
+        rows = box.find_elements(By.CSS_SELECTOR, "tr[data-choice]")
+        assert len(rows) >= 60 and len(rows) == len({r.get_attribute("data-choice") for r in rows})
+        assert len([r for r in rows if r.is_displayed()]) == 10            # the rest folded
+        assert box.find_element(By.CSS_SELECTOR, ".caveat").text == SETUP_NAMED[0].upper() + SETUP_NAMED[1:] + "."
+        assert "Later steps: " in box.text
+        rec = box.get_attribute("data-recommended")
+        devil, passed = (int(x) for x in rec.split("/"))
+        marked = {int(c.get_attribute("data-card")): c.get_attribute("data-hint")
+                  for c in browser.find_elements(By.CSS_SELECTOR, "#mine .icard[data-hint]")}
+        assert marked == {devil: "devil", passed: "pass"}
+        shot(browser, "setup-hint-stack")
+        phone(browser, "setup-hint-stack")
+        # one's own pick, marked by the mouse: its "why not" at once, from the same answer
+        stack = options(browser)
+        mine = [c for c in stack if c not in (devil, passed)][:2]
+        before = done(browser)
+        for c in mine:
+            browser.find_element(By.CSS_SELECTOR, f'#mine button.icard[data-card="{c}"]').click()
+        why = browser.find_element(By.ID, "why-box")
+        assert why.get_attribute("data-choice") == f"{mine[0]}/{mine[1]}"
+        assert f"Why not {mine[0]} down, pass {mine[1]}?" in why.text and done(browser) == before
+        # the recommended row's button makes the step
+        before = done(browser)
+        box.find_element(By.CSS_SELECTOR, f'tr[data-choice="{rec}"] button.choose').click()
+        submitted(browser, before)
+        assert line_shown(browser).startswith("s1 ") and line_shown(browser).split(" | ")[0].split()[2] == rec
+        assert attr(browser, "task") == "s2"

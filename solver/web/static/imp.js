@@ -45,8 +45,9 @@ const STEP_WORDS = { pass: "the exchange", s1: "stack 1", s2: "stack 2", open: "
 // The setup hint's time budget, seconds.  Measured with one solver process on a loaded machine
 // (2 cores, load 9): 5 s draws some 25 deals at the exchange (11 solves a deal) but 2 at the open
 // choice (whole-hand solves: 10 s gives 4-5); a stack step (72 choices, each with the open-stack
-// game after it) draws 2 in 30 s, the most a request may ask of the service (--max-budget).
-const SETUP_TIME = { pass: 5, open: 10, s1: 30, s2: 30 };
+// game after it) draws 2 in 30 s: there a minute, or the most the service grants a request
+// (--max-budget, 30 s by default; askSetupHint asks again with it).
+const SETUP_TIME = { pass: 5, open: 10, s1: 60, s2: 60 };
 
 let g = null;        // the game: see start()
 let cursor = 0;      // the option marked (keyboard)
@@ -1008,7 +1009,9 @@ async function askSetupHint(seat) {
       const body = { ...dealParams(), moves: g.line, table: true, seat, time };
       if (c.samples) body.samples = c.samples;
       try {
-        return await api("/api/imp/hint", body);
+        const h = await api("/api/imp/hint", body);
+        document.body.dataset.hintTime = String(time);      // the seconds granted (for the browser test)
+        return h;
       } catch (e) {
         const granted = /at most ([\d.]+) seconds on this server/.exec(e.message);
         if (e.status !== 400 || !granted || Number(granted[1]) >= time) throw e;
