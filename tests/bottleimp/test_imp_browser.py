@@ -9,10 +9,10 @@ chromium-driver) driven by Selenium, as tests/scoundrel/test_browser.py drives S
   steps and the choice of the open stack for each player, the cover between turns (while it
   is up, no card of either hand is in the page at all), an undo across a hand-over, a hint
   and a "why not"; the scores checked against ``imp replay``.
-* The setup hint at Lopaka's exchange and Glitzerhaus's open choice (over a few drawn deals, the
-  address's ``samples``): every choice's figures as ``imp hint --table --json`` gives them and the
-  CLI writes them, the caveat, the recommendation marked on the table, "why not" the player's own
-  pick, and the row's button that makes the choice.
+* The setup hint at Lopaka's exchange, Glitzerhaus's stack 1 and its open choice (over a few drawn
+  deals, the address's ``samples``): every choice's figures as ``imp hint --table --json`` gives
+  them and the CLI writes them, the caveat, the recommendation marked on the table, "why not" the
+  player's own pick, and the row's button that makes the choice.
 * Today's puzzle (a double-dummy position) played from its position; bad input in the address
   told in one line, the API's; the card tables of the page and the library equal; at phone
   width (390 px) the hand wraps with no card over another.  Screenshots (1280 and 390 px)
