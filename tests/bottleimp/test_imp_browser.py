@@ -9,6 +9,10 @@ chromium-driver) driven by Selenium, as tests/scoundrel/test_browser.py drives S
   steps and the choice of the open stack for each player, the cover between turns (while it
   is up, no card of either hand is in the page at all), an undo across a hand-over, a hint
   and a "why not"; the scores checked against ``imp replay``.
+* The setup hint at Lopaka's exchange, Glitzerhaus's stack 1 and its open choice (over a few drawn
+  deals, the address's ``samples``): every choice's figures as ``imp hint --table --json`` gives
+  them and the CLI writes them, the caveat, the recommendation marked on the table, "why not" the
+  player's own pick, and the row's button that makes the choice.
 * Today's puzzle (a double-dummy position) played from its position; bad input in the address
   told in one line, the API's; the card tables of the page and the library equal; at phone
   width (390 px) the hand wraps with no card over another.  Screenshots (1280 and 390 px)
@@ -23,6 +27,7 @@ browser is a failure, never a silent skip: .ci/run installs it.
 """
 import json
 import os
+from fractions import Fraction
 import urllib.request
 
 import pytest
@@ -32,6 +37,9 @@ from click.testing import CliRunner
 from browser import By, Keys, WebDriverWait
 from scoundrel_solver.bottleimp import TABLES, Rules, deal
 from scoundrel_solver.bottleimp.answers import replay_answer, solve_answer
+from scoundrel_solver.cli.bottleimp.render import mean, percent
+from scoundrel_solver.web.local import LocalServer
+from scoundrel_solver.bottleimp.setuphint import NAMED as SETUP_NAMED
 from scoundrel_solver.bottleimp.tablehint import NAMED
 
 SETUP = ("pass", "s1", "s2", "open")
@@ -330,7 +338,7 @@ def test_a_lopaka_round_against_the_table_bot(server, browser):
     assert attr(browser, "task") == "pass"
     hand = sorted(deal(seed, Rules("lopaka")).blocks["A"])
     assert options(browser) == hand
-    assert browser.find_element(By.ID, "hint").get_attribute("disabled")      # no table hint before the play
+    assert not browser.find_element(By.ID, "hint").get_attribute("disabled")  # the setup hint (tested below)
     # the exchange, by the keyboard
     choose(browser, hand[0], by_key=True)
     assert line_shown(browser).startswith(f"pass {hand[0]} ")
@@ -495,3 +503,145 @@ def test_the_others_cards_come_one_by_one(server, browser):
     assert [len(s.split()) for s in seen] == [1, 2], seen
     idle(browser)
     assert browser.find_element(By.ID, "trick").get_attribute("data-cards") == seen[-1]
+
+
+# ------------------------------------------------------------------ the setup hint
+def setup_hint(driver, variant: str, seed, moves: str, seat: str, samples: int, by_key: bool) -> dict:
+    """Ask the setup hint (h, or the button) and check its rows against ``imp hint --table --json``
+    over the same drawn deals: each choice's mean, interval, best share and deals as the CLI writes
+    them, the recommendation, the caveat.  Returns the CLI's answer."""
+    before = done(driver)
+    if by_key:
+        keys(driver, "h")
+    else:
+        driver.find_element(By.ID, "hint").click()
+    submitted(driver, before)
+    answer = json.loads(cli_text("hint", "--table", "--variant", variant, "--seed", str(seed), "--moves", moves,
+                                 "--seat", seat, "--samples", str(samples), "--json"))
+    box = driver.find_element(By.ID, "hint-box")
+    assert box.get_attribute("data-recommended") == answer["recommended"]
+    rows = {tr.get_attribute("data-choice"): [td.get_attribute("textContent") for td in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in box.find_elements(By.CSS_SELECTOR, "tr[data-choice]")}
+    assert list(rows) == [c["choice"] for c in answer["candidates"]]
+    for c in answer["candidates"]:
+        ci = c["ci95"]
+        assert rows[c["choice"]][1:5] == [mean(Fraction(c["mean"]["fraction"])),
+                                          f"{mean(ci[0])}..{mean(ci[1])}" if ci else "(one deal)",
+                                          percent(Fraction(c["best_share"]["fraction"])), str(c["deals"])]
+    assert rows[answer["recommended"]][5].startswith("recommended")
+    assert box.find_element(By.CSS_SELECTOR, ".caveat").text == SETUP_NAMED[0].upper() + SETUP_NAMED[1:] + "."
+    assert answer["model"]["opponent_text"] in box.text
+    assert box.find_element(By.CSS_SELECTOR, ".deals").get_attribute("data-deals") == str(answer["deals"])
+    verdict = box.find_element(By.CSS_SELECTOR, ".verdict").text
+    assert verdict.startswith("Recommended: ") and ("not clear of" in verdict) == (not answer["clear"])
+    return answer
+
+
+def test_the_setup_hint_at_the_exchange(server, browser):
+    seed = 42
+    open_page(browser, server, f"variant=lopaka&seed={seed}&seat=A&bot=greedy&pause=20&samples=8")
+    assert "samples=8" in browser.current_url and attr(browser, "task") == "pass"
+    hand = sorted(deal(seed, Rules("lopaka")).blocks["A"])
+    answer = setup_hint(browser, "lopaka", seed, "", "A", 8, by_key=True)
+    assert sorted(int(c["choice"]) for c in answer["candidates"]) == hand        # 11 choices, none merged
+    rec = int(answer["recommended"])
+    # the recommended card marked on the hand (P: passed)
+    assert [int(c.get_attribute("data-card")) for c in browser.find_elements(By.CSS_SELECTOR, "#mine .icard[data-hint]")] \
+        == [rec]
+    assert browser.find_element(By.CSS_SELECTOR, "#mine .icard[data-hint]").get_attribute("data-hint") == "pass"
+    shot(browser, "setup-hint-exchange")
+    phone(browser, "setup-hint-exchange")
+    # "why not" a row's choice: beside the recommended one, the race's dropping said
+    dropped = next(c for c in answer["candidates"] if c["deals"] < answer["deals"])
+    browser.find_element(By.CSS_SELECTOR, 'tr[data-choice="%s"] button.why' % dropped["choice"]).click()
+    why = browser.find_element(By.ID, "why-box")
+    assert why.get_attribute("data-choice") == dropped["choice"]
+    assert f"Why not pass {dropped['choice']}?" in why.text and "The race dropped it after" in why.text
+    assert {tr.get_attribute("data-choice") for tr in why.find_elements(By.CSS_SELECTOR, "tr[data-choice]")} == \
+        {answer["recommended"], dropped["choice"]}
+    # the player's own pick (marked by its key), "why not" by w: the hint is not asked again
+    other = next(n for n in hand if n != rec)
+    pick_by_keys(browser, other)
+    before = done(browser)
+    keys(browser, "w")
+    assert browser.find_element(By.ID, "why-box").get_attribute("data-choice") == str(other)
+    assert done(browser) == before
+    # the recommended row's button passes the card
+    before = done(browser)
+    browser.find_element(By.CSS_SELECTOR, f'tr[data-choice="{rec}"] button.choose').click()
+    submitted(browser, before)
+    assert line_shown(browser).startswith(f"pass {rec} ") and attr(browser, "task") == "play"
+    assert not browser.find_element(By.ID, "hints").is_displayed()
+
+
+def test_the_setup_hint_at_the_open_choice(server, browser):
+    seed = 7
+    open_page(browser, server, f"variant=glitzerhaus&seed={seed}&seat=A&bot=greedy&pause=20&samples=2")
+    for _ in ("s1", "s2"):
+        stack = options(browser)
+        stack_step(browser, stack[0], stack[1], by_key=False)
+    assert attr(browser, "task") == "open"
+    answer = setup_hint(browser, "glitzerhaus", seed, line_shown(browser), "A", 2, by_key=False)
+    assert sorted(c["choice"] for c in answer["candidates"]) == ["1", "2"]
+    rec = answer["recommended"]
+    assert "hinted" in browser.find_element(By.CSS_SELECTOR, f'.open-stack[data-stack="{rec}"]').get_attribute("class")
+    # why not the other stack, marked by its key
+    other = "2" if rec == "1" else "1"
+    keys(browser, other, "w")
+    why = browser.find_element(By.ID, "why-box")
+    assert why.get_attribute("data-choice") == other and f"Why not stack {other} open?" in why.text
+    assert "runner-up" in why.text
+    shot(browser, "setup-hint-open")
+    before = done(browser)
+    browser.find_element(By.CSS_SELECTOR, f'tr[data-choice="{rec}"] button.choose').click()
+    submitted(browser, before)
+    assert line_shown(browser).split(" | ")[2].split()[:2] == ["open", rec] and attr(browser, "task") == "play"
+
+
+def test_the_setup_hint_at_a_stack_step(browser):
+    """Glitzerhaus's stack 1 from B's seat, over one drawn deal (72 choices, each with the open-stack
+    game after it: the expensive step, some 300 solves, a minute on a loaded machine): the page asks
+    for 60 s, a server that grants less (here 50 s, its hard deadline then 105 s) is asked again with
+    what it grants; the recommendation's two cards marked on the stack (D, P), the choices past the
+    first ten folded, "why not" as soon as one's own two cards are marked, and the row's button
+    makes the step."""
+    seed = 7
+    with LocalServer(["--workers", "1", "--max-budget", "50"]) as server:
+        open_page(browser, server, f"variant=glitzerhaus&seed={seed}&seat=B&bot=greedy&pause=20&samples=1")
+        assert attr(browser, "task") == "s1"
+        before = done(browser)
+        keys(browser, "h")
+        wait(browser, 180).until(lambda d: done(d) > before)
+        idle(browser)
+        no_error(browser)
+        assert attr(browser, "hint-time") == "50"
+        box = browser.find_element(By.ID, "hint-box")
+        assert box.get_attribute("data-step") == "s1"
+        assert "B's view (aims for the lowest margin" in box.text
+        rows = box.find_elements(By.CSS_SELECTOR, "tr[data-choice]")
+        assert len(rows) >= 60 and len(rows) == len({r.get_attribute("data-choice") for r in rows})
+        assert len([r for r in rows if r.is_displayed()]) == 10            # the rest folded
+        assert box.find_element(By.CSS_SELECTOR, ".caveat").text == SETUP_NAMED[0].upper() + SETUP_NAMED[1:] + "."
+        assert "Later steps: " in box.text
+        rec = box.get_attribute("data-recommended")
+        devil, passed = (int(x) for x in rec.split("/"))
+        marked = {int(c.get_attribute("data-card")): c.get_attribute("data-hint")
+                  for c in browser.find_elements(By.CSS_SELECTOR, "#mine .icard[data-hint]")}
+        assert marked == {devil: "devil", passed: "pass"}
+        shot(browser, "setup-hint-stack")
+        phone(browser, "setup-hint-stack")
+        # one's own pick, marked by the mouse: its "why not" at once, from the same answer
+        stack = options(browser)
+        mine = [c for c in stack if c not in (devil, passed)][:2]
+        before = done(browser)
+        for c in mine:
+            browser.find_element(By.CSS_SELECTOR, f'#mine button.icard[data-card="{c}"]').click()
+        why = browser.find_element(By.ID, "why-box")
+        assert why.get_attribute("data-choice") == f"{mine[0]}/{mine[1]}"
+        assert f"Why not {mine[0]} down, pass {mine[1]}?" in why.text and done(browser) == before
+        # the recommended row's button makes the step
+        before = done(browser)
+        box.find_element(By.CSS_SELECTOR, f'tr[data-choice="{rec}"] button.choose').click()
+        submitted(browser, before)
+        assert line_shown(browser).startswith("s1 ") and line_shown(browser).split(" | ")[0].split()[2] == rec
+        assert attr(browser, "task") == "s2"

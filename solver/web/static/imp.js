@@ -40,6 +40,14 @@ const TRICKS = { lopaka: 11, glitzerhaus: 8 };
 const TRICK_SIZE = { lopaka: 3, glitzerhaus: 4 };
 const MINUS = "\u2212";
 const DEFAULT_PAUSE = 450;   // ms between the others' cards (a trick's end: twice that)
+const SETUP_STEPS = ["pass", "s1", "s2", "open"];
+const STEP_WORDS = { pass: "the exchange", s1: "stack 1", s2: "stack 2", open: "the open stacks" };
+// The setup hint's time budget, seconds.  Measured with one solver process on a loaded machine
+// (2 cores, load 9): 5 s draws some 25 deals at the exchange (11 solves a deal) but 2 at the open
+// choice (whole-hand solves: 10 s gives 4-5); a stack step (72 choices, each with the open-stack
+// game after it) draws 2 in 30 s: there a minute, or the most the service grants a request
+// (--max-budget, 30 s by default; askSetupHint asks again with it).
+const SETUP_TIME = { pass: 5, open: 10, s1: 60, s2: 60 };
 
 let g = null;        // the game: see start()
 let cursor = 0;      // the option marked (keyboard)
@@ -132,6 +140,7 @@ function backs(count, label) {
 }
 
 function row(title, cards, opts = {}) {
+  const rec = opts.options ? hinted() : null;      // the setup hint's recommendation, marked on its cards
   const box = document.createElement("div");
   box.className = "holding" + (opts.cls ? " " + opts.cls : "");
   if (opts.name) box.dataset.holding = opts.name;
@@ -149,6 +158,12 @@ function row(title, cards, opts = {}) {
       if (g.options[cursor] === n) el.classList.add("cursor");
       if (marks.devil === n) el.classList.add("to-devil");
       if (marks.pass === n) el.classList.add("to-pass");
+      const hint = rec && (rec.devil === n ? "devil" : rec.pass === n || rec.card === n ? "pass" : null);
+      if (hint) {
+        el.dataset.hint = hint;
+        el.title += hint === "devil" ? " (the hint: lay it in the devil's trick)" : " (the hint: pass it)";
+        el.setAttribute("aria-label", el.getAttribute("aria-label") + (hint === "devil" ? ", the hint lays it down" : ", the hint passes it"));
+      }
     }
     list.appendChild(el);
   }
@@ -217,7 +232,7 @@ function title(view) {
   const who = g.people ? "pass and play" + (g.obj.finished ? "" : `, ${g.mover} to choose`) : `you are ${g.obj.seat} against ${c.bot}`;
   let where = "";
   if (g.obj.finished) where = "round over";
-  else if (view.type === "imp-setup-view") where = { pass: "the exchange", s1: "stack 1", s2: "stack 2", open: "the open stacks" }[view.step];
+  else if (view.type === "imp-setup-view") where = STEP_WORDS[view.step];
   else where = `trick ${trickNumber(view)} of ${TRICKS[c.variant]}`;
   return `${VARIANT[c.variant]} · ${c.cards} cards · ${deal} · ${who} · ${where}`;
 }
@@ -439,9 +454,10 @@ function drawChoice() {
     [1, 2].forEach((k, i) => {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "open-stack" + (cursor === i ? " cursor" : "");
+      const rec = hinted();
+      b.className = "open-stack" + (cursor === i ? " cursor" : "") + (rec && rec.open === k ? " hinted" : "");
       b.dataset.stack = String(k);
-      b.textContent = `Lay stack ${k} open (${k})`;
+      b.textContent = `Lay stack ${k} open (${k})` + (rec && rec.open === k ? " · the hint" : "");
       b.addEventListener("click", () => act(`open ${k}`));
       stacks.appendChild(b);
     });
@@ -461,10 +477,10 @@ function render() {
   // the line as this seat saw it (the opponent's discards "?"); once the round is over, all of it
   $("#line").textContent = "Line: " + ((o.finished ? g.line : o.seen_line) || "(no moves)");
   $("#undo").disabled = !g.undo.length;
-  const playing = o.task === "play" && o.to_move;
-  $("#hint").title = playing ? "h" : "the real-table hint starts with the play phase";
-  $("#hint").disabled = !playing;
-  $("#why").disabled = !playing;
+  const setup = SETUP_STEPS.includes(o.task);
+  const asking = !o.finished && o.to_move && (o.task === "play" || setup);
+  $("#hint").disabled = $("#why").disabled = !asking;
+  $("#why").textContent = setup ? "Why not my pick? (w)" : "Why not this card? (w)";
   $("#hint").hidden = $("#why").hidden = o.finished;
   document.body.dataset.task = o.task;
   document.body.dataset.mover = viewerSeat();
@@ -759,6 +775,7 @@ function choose(n) {
     else if (marks.pass == null) marks.pass = n;
     cursor = Math.max(0, g.options.indexOf(n));
     render();
+    pickMarked();
   }
 }
 
@@ -770,6 +787,13 @@ function markAs(what) {
   if (marks[other] === n) marks[other] = null;
   marks[what] = n;
   render();
+  pickMarked();
+}
+
+// a stack step's pick complete while the setup hint is shown: its "why not" beside the hint
+function pickMarked() {
+  const pick = pickOf();
+  if (pick != null && hinted()) whyNot(pick);
 }
 
 function confirmStack() {
@@ -779,13 +803,26 @@ function confirmStack() {
 
 // ------------------------------------------------------------------ hints
 function clearHints() {
+  if (g) g.setupHint = null;
   $("#hints").hidden = true;
   $("#hint-box").replaceChildren();
   $("#why-box").replaceChildren();
 }
 
+// h: the real-table hint of the step on the table (in the setup, the setup hint)
+function hint() {
+  if (g && g.obj && SETUP_STEPS.includes(g.obj.task)) setupHint();
+  else playHint();
+}
+
+// w: "why not" the card marked (in the setup, the player's own pick)
+function why() {
+  if (g && g.obj && SETUP_STEPS.includes(g.obj.task)) setupWhy(pickOf());
+  else if (g) explain(g.options[cursor]);
+}
+
 // the real-table hint (/api/imp/hint, table=true): the figures as `imp hint --table` names them
-async function hint() {
+async function playHint() {
   if (!g || !g.obj || g.obj.task !== "play" || !g.obj.to_move || g.covered) return;
   await guarded("hint", async () => {
     say("Thinking as a player at a real table (at most 2 s)…");
@@ -902,6 +939,258 @@ async function explain(card) {
     $("#hints").hidden = false;
     say("");
   });
+}
+
+// ------------------------------------------------------------------ the setup hint (a real table)
+// At Lopaka's exchange and Glitzerhaus's s1, s2 and open choice, /api/imp/hint (table=true, the
+// seat asking) answers an imp-setup-hint (docs/bottleimp-solver.md, "The setup hint at a real
+// table"): every choice valued on the same drawn deals under a named model of the opponent.
+
+// the setup hint's recommendation, while the step it was asked at is on the table; else null
+function hinted() {
+  const s = g && g.setupHint;
+  if (!s || !g.obj || g.covered || s.line !== g.line || s.seat !== g.mover || g.obj.task !== s.h.step) return null;
+  return s.h.candidates[0];
+}
+
+// the player's own pick at a setup step as the notation writes it ("24", "5/3", "2"): the card or
+// stack marked; at a stack step null until both cards are marked
+function pickOf() {
+  const task = g.obj.task;
+  if (task === "s1" || task === "s2") return marks.devil != null && marks.pass != null ? `${marks.devil}/${marks.pass}` : null;
+  return g.options.length ? String(g.options[cursor]) : null;
+}
+
+// a choice (a candidate of the hint) in words, and the move that makes it
+function choiceText(c, step) {
+  if (step === "s1" || step === "s2") return `${c.devil} down, pass ${c.pass}`;
+  return step === "open" ? `stack ${c.open} open` : `pass ${c.card}`;
+}
+
+function choiceMove(c, step) {
+  return step === "open" ? `open ${c.open}` : step === "pass" ? `pass ${c.card}` : `${step} ${c.devil}/${c.pass}`;
+}
+
+// a figure as the CLI writes a float (cli/bottleimp/render.py mean): "+14.06", "−4.08"
+const figure = (x) => (x > 0 ? "+" : x < 0 ? MINUS : "") + fixed(Math.abs(x), 2);
+const interval = (ci) => (ci ? `${figure(ci[0])}..${figure(ci[1])}` : "(one deal)");
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+async function setupHint(then) {
+  if (!g || !g.obj || !SETUP_STEPS.includes(g.obj.task) || !g.obj.to_move || g.covered) return;
+  await guarded("hint", async () => {
+    const line = g.line, seat = g.mover;
+    const h = await askSetupHint(seat);
+    if (g.line !== line || g.mover !== seat) return;        // the game moved on meanwhile
+    g.setupHint = { line, seat, h };
+    drawSetupHint(h);
+    render();                                               // its cards (or stack) marked on the table
+    say(`Recommended: ${choiceText(h.candidates[0], h.step)} (over ${plural(h.deals, "drawn deal")}).`);
+    if (then) then();
+  });
+}
+
+// /api/imp/hint at the step on the table, within the step's time (or over the address's `samples`
+// deals), the seconds counted on the status line meanwhile; a server that grants less time than
+// asked (--max-budget) is asked again with what it grants
+async function askSetupHint(seat) {
+  const c = g.choice, step = g.obj.task;
+  let time = SETUP_TIME[step];
+  const started = Date.now();
+  const tick = () => {
+    const spent = Math.round((Date.now() - started) / 1000);
+    say(`Thinking as ${seat} at a real table: drawing deals that fit what ${seat} knows and valuing every choice ` +
+      `on each (${c.samples ? `${plural(c.samples, "deal")}; ${spent} s` : `${spent} s of at most ${time} s`})…`);
+  };
+  tick();
+  const timer = setInterval(tick, 1000);
+  try {
+    for (;;) {
+      const body = { ...dealParams(), moves: g.line, table: true, seat, time };
+      if (c.samples) body.samples = c.samples;
+      try {
+        const h = await api("/api/imp/hint", body);
+        document.body.dataset.hintTime = String(time);      // the seconds granted (for the browser test)
+        return h;
+      } catch (e) {
+        const granted = /at most ([\d.]+) seconds on this server/.exec(e.message);
+        if (e.status !== 400 || !granted || Number(granted[1]) >= time) throw e;
+        time = Number(granted[1]);
+      }
+    }
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+// the candidates' rows in `table`: the figures, the marks, "why not?" and the button that makes
+// the choice; the first dropped by the race after a line that says so
+function setupRows(table, cands, h, buttons) {
+  let told = false;
+  for (const c of cands) {
+    if (c.deals < h.deals && !told && buttons) {
+      const tr = document.createElement("tr");
+      tr.className = "dropped-head";
+      tr.innerHTML = `<td colspan="7">dropped by the race (figures over their own deals; the last dropped first):</td>`;
+      table.appendChild(tr);
+      told = true;
+    }
+    const tr = document.createElement("tr");
+    tr.dataset.choice = c.choice;
+    tr.dataset.deals = String(c.deals);
+    const rec = c === h.candidates[0];
+    tr.className = rec ? "best" : c.deals < h.deals ? "dropped" : "";
+    const notes = [rec ? "recommended" : c.choice === h.runner_up ? "runner-up" : "",
+      c.same_as.length ? "same as " + c.same_as.join(", ") : ""];
+    const choice = h.step === "open" ? `stack ${c.open}` : c.choice;
+    for (const text of [choice, meanText(c.mean), interval(c.ci95), percent(c.best_share), String(c.deals),
+      notes.filter(Boolean).join("; ")]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    if (buttons) {
+      const td = document.createElement("td");
+      const why = document.createElement("button");
+      why.type = "button";
+      why.className = "why";
+      why.textContent = rec ? "why?" : "why not?";
+      why.addEventListener("click", () => whyNot(c.choice));
+      const go = document.createElement("button");
+      go.type = "button";
+      go.className = "choose";
+      go.textContent = h.step === "pass" ? "pass" : h.step === "open" ? "lay open" : "choose";
+      go.title = choiceText(c, h.step);
+      go.addEventListener("click", () => act(choiceMove(c, h.step)));
+      td.append(why, go);
+      tr.appendChild(td);
+    }
+    table.appendChild(tr);
+  }
+}
+
+function setupTable(cands, h, buttons) {
+  const table = document.createElement("table");
+  table.className = "setup-hint-table";
+  const head = { pass: "pass", s1: "down/<wbr>pass", s2: "down/<wbr>pass", open: "open" }[h.step];
+  table.innerHTML = `<tr><th>${head}</th><th>mean</th><th>95 % interval</th><th>best in</th><th>deals</th>` +
+    `<th></th>${buttons ? "<th></th>" : ""}</tr>`;
+  setupRows(table, cands, h, buttons);
+  return scrolling(table);
+}
+
+// the setup hint's box: who asks and what they know, the model, the choices (the first dozen; the
+// rest folded), the recommendation and whether it is clear of the runner-up, the caveat, the deals
+function drawSetupHint(h) {
+  const who = h.seat, step = h.step;
+  const box = $("#hint-box");
+  box.replaceChildren();
+  box.appendChild(Object.assign(document.createElement("h3"), { textContent: `Setup hint: ${STEP_WORDS[step]}` }));
+  const aim = who === "A" ? "aims for the highest margin" : "aims for the lowest margin";
+  box.appendChild(textP(`${who}'s view (${aim} A ${MINUS} B). Deals of the cards ${who} cannot see are drawn at random ` +
+    `to fit what ${who} knows, and every choice is valued on the same deals by the double-dummy margin of the play.`, "note"));
+  box.appendChild(textP(`Opponent: ${h.model.opponent_text}.`, "note model"));
+  if (h.model.later) box.appendChild(textP(`Later steps: ${h.model.later}.`, "note model"));
+  const cands = h.candidates;
+  const shown = cands.length <= 12 ? cands.length : Math.min(10, cands.filter((c) => c.deals === h.deals).length);
+  box.appendChild(setupTable(cands.slice(0, shown), h, true));
+  if (shown < cands.length) {
+    const rest = cands.slice(shown);
+    const dropped = rest.filter((c) => c.deals < h.deals).length;
+    const more = document.createElement("details");
+    more.className = "more-choices";
+    more.appendChild(Object.assign(document.createElement("summary"), {
+      textContent: `The other ${rest.length} choices` + (dropped ? ` (${dropped} dropped by the race)` : "") }));
+    more.appendChild(setupTable(rest, h, true));
+    box.appendChild(more);
+  }
+  const rec = cands[0], runner = cands.find((c) => c.choice === h.runner_up);
+  let verdict = `Recommended: ${choiceText(rec, step)}`;
+  if (runner && h.difference) {
+    const d = h.difference;
+    verdict += `, ${h.clear ? "clear of" : "not clear of"} the runner-up ${choiceText(runner, step)} (difference ` +
+      `${figure(d.mean)} a round${d.ci95 ? `, 95 % ${interval(d.ci95)}` : ""}, deal by deal on the same deals).`;
+  } else verdict += ".";
+  const v = textP(verdict, "verdict");
+  v.dataset.clear = String(h.clear);
+  box.appendChild(v);
+  box.appendChild(textP(h.named[0].toUpperCase() + h.named.slice(1) + ".", "note caveat"));
+  const budget = h.samples ? `a fixed count, the same on every machine` : `as many as ${h.time} s allowed`;
+  const merged = cands.length < h.choices ? ` (${h.choices - cands.length} merged with an equivalent one)` : "";
+  let deals = `${plural(h.deals, "deal")} drawn (${budget}), ${h.choices} choices${merged}, ${h.seconds.toFixed(1)} s.`;
+  if (h.deals < 10) deals += " Few deals: the intervals are wide, and more deals may change the order.";
+  const d = textP(deals, "note deals");
+  d.dataset.deals = String(h.deals);
+  box.appendChild(d);
+  if (step === "s1" || step === "s2") {
+    box.appendChild(textP(`On your stack the hint's cards are marked: D for the devil's trick (${rec.devil}), P for ` +
+      `the card to pass (${rec.pass}).`, "note"));
+  }
+  box.dataset.recommended = h.recommended;
+  box.dataset.step = step;
+  $("#why-box").replaceChildren();
+  $("#hints").hidden = false;
+}
+
+// "why not?" a choice at a setup step (the player's own pick): beside the recommended one, from the
+// hint's own figures (asked first if there is none for this step)
+function setupWhy(choice) {
+  if (!g || !g.obj || g.covered || busy) return;
+  if (choice == null) {
+    say("Mark your pick first: the card for the devil's trick (d) and the card to pass (p).");
+    return;
+  }
+  if (hinted()) whyNot(choice);
+  else setupHint(() => whyNot(choice));
+}
+
+function whyNot(choice) {
+  if (!hinted()) return;
+  const h = g.setupHint.h, step = h.step, who = h.seat;
+  const rec = h.candidates[0];
+  const c = h.candidates.find((x) => x.choice === choice || x.same_as.includes(choice));
+  const box = $("#why-box");
+  box.replaceChildren();
+  box.dataset.choice = choice;
+  if (!c) {
+    box.appendChild(textP(`${choice} is not one of ${who}'s choices here.`));
+    $("#hints").hidden = false;
+    return;
+  }
+  const pick = { ...c, ...(step === "s1" || step === "s2" ? { devil: +choice.split("/")[0], pass: +choice.split("/")[1] }
+    : step === "pass" ? { card: +choice } : { open: +choice }) };
+  const name = choiceText(pick, step);
+  box.appendChild(Object.assign(document.createElement("h3"), { textContent: `Why ${c === rec ? "" : "not "}${name}?` }));
+  if (choice !== c.choice) {
+    box.appendChild(textP(`${name} is the same game as ${choiceText(c, step)}: the two cards are equivalent, no deal ` +
+      "can tell them apart (the hint lists them as one).", "note"));
+  }
+  if (c === rec) {
+    box.appendChild(textP(`It is the recommended choice: the best mean of those valued on every deal` + (h.runner_up
+      ? (h.clear ? ", clear of the runner-up." : ", but not clear of the runner-up: it may be no better.") : ".")));
+  } else {
+    box.appendChild(setupTable([rec, c], h, false));
+    const sign = who === "A" ? 1 : -1;
+    const gap = sign * (rec.mean.float - c.mean.float);
+    let text;
+    if (c.deals < h.deals) {
+      text = `The race dropped it after ${plural(c.deals, "deal")} of the ${h.deals}: it was then in the worse half ` +
+        `(successive halving), so its figures rest on its first ${plural(c.deals, "deal")} only, the recommendation's ` +
+        `on all ${h.deals}.`;
+    } else if (c.choice === h.runner_up && h.difference) {
+      const d = h.difference;
+      text = `It is the runner-up. Deal by deal on the same ${plural(h.deals, "deal")} the recommendation is ahead for ` +
+        `${who} by ${fixed(Math.abs(d.mean), 2)} coins a round (difference A ${MINUS} B ${figure(d.mean)}` +
+        `${d.ci95 ? `, 95 % ${interval(d.ci95)}` : ""}): ${h.clear ? "clear of it" : "not clear: it may be as good"}.`;
+    } else {
+      text = `Both were valued on the same ${plural(h.deals, "deal")}: on average it gives ${who} ` +
+        `${fixed(Math.abs(gap), 2)} coins of margin ${gap >= 0 ? "less" : "more"} a round than the recommendation ` +
+        "(the hint gives the deal-by-deal interval for the runner-up only: compare the two intervals).";
+    }
+    box.appendChild(textP(text));
+  }
+  box.appendChild(textP(h.named[0].toUpperCase() + h.named.slice(1) + ".", "note caveat"));
+  $("#hints").hidden = false;
 }
 
 // ------------------------------------------------------------------ the end: the deal laid open, the review
@@ -1126,9 +1415,12 @@ function readChoice() {
     seat: q.get("seat") ? q.get("seat").toUpperCase() : (q.get("daily") ? null : "A"),
     bot: q.get("bot") || "table",
     pause: DEFAULT_PAUSE,
+    samples: null,      // the setup hint over this many drawn deals instead of its time budget
   };
   const pause = q.get("pause");
   if (pause != null && /^\d{1,4}$/.test(pause)) choice.pause = Math.min(3000, Number(pause));
+  const samples = q.get("samples");
+  if (samples != null && /^[1-9]\d{0,3}$/.test(samples)) choice.samples = Number(samples);
   if (q.get("daily")) choice.date = q.get("daily") === "today" ? today() : q.get("daily");
   else choice.seed = q.get("seed") || String(Math.floor(Math.random() * 100000));
   return choice;
@@ -1148,6 +1440,7 @@ function setAddress() {
   if (!g.people) q.set("seat", g.mover);
   q.set("bot", c.bot);
   if (c.pause !== DEFAULT_PAUSE) q.set("pause", String(c.pause));
+  if (c.samples) q.set("samples", String(c.samples));
   history.replaceState(null, "", "?" + q.toString());
   showChoice(c);
 }
@@ -1166,7 +1459,7 @@ function showChoice(c) {
 
 function formChoice(daily) {
   const c = { variant: $("#variant").value, cards: $("#cards").value, seat: $("#seat").value, bot: $("#bot").value,
-    pause: g ? g.choice.pause : DEFAULT_PAUSE };
+    pause: g ? g.choice.pause : DEFAULT_PAUSE, samples: g ? g.choice.samples : null };
   if (daily) c.date = today();
   else c.seed = $("#seed").value.trim() || "0";
   return c;
@@ -1183,7 +1476,7 @@ $("#setup").addEventListener("submit", (e) => {
 });
 $("#daily").addEventListener("click", () => newGame(formChoice(true)));
 $("#hint").addEventListener("click", hint);
-$("#why").addEventListener("click", () => g && explain(g.options[cursor]));
+$("#why").addEventListener("click", why);
 $("#undo").addEventListener("click", undo);
 $("#show-hand").addEventListener("click", uncover);
 $("#cover-undo").addEventListener("click", undo);
@@ -1231,7 +1524,7 @@ document.addEventListener("keydown", (e) => {
     marks = { devil: null, pass: null };
     render();
   } else if (k === "h") hint();
-  else if (k === "w") explain(g.options[cursor]);
+  else if (k === "w") why();
   else if (k === "u") undo();
   else if (k === "n") $("#setup").requestSubmit();
   else return;
