@@ -44,7 +44,7 @@ def schema() -> dict:
 
 def kind(value) -> str:
     """The JSON type of a value read from JSON, as an error line names it: JSON's words, not
-    Python's (``null``, not ``NoneType``).  Scoundrel's position reader has the same words.
+    Python's (``null``, not ``NoneType``).  Scoundrel's position reader uses it too.
 
     >>> kind(None), kind(True), kind([])
     ('null', 'a boolean', 'a list')

@@ -579,8 +579,7 @@ def setup_hint_lines(a: dict, title_text: str, rules, pretty: bool = False, seat
                    f"deal by deal on the same deals).")
     else:
         out.append(f"Recommended: {texts[0]}.")
-    out.append(f"Double-dummy mean over sampled deals under the named model: assumes every player sees every card "
-               f"once the play begins; not what the choice achieves.")
+    out.append(a["named"][0].upper() + a["named"][1:] + ".")
     budget = f"--samples {a['samples']}" if a["samples"] else f"within --time {a['time']:g} s"
     out.append(f"{a['deals']} deals drawn ({budget}), {a['choices']} choices"
                + (f" ({a['choices'] - len(a['candidates'])} merged with an equivalent one)"
@@ -627,6 +626,39 @@ def review_game_lines(g, table, pretty: bool = False) -> list:
     return out
 
 
+def amount(x) -> str:
+    """A loss or a value of coins: ``7``, or ``18.50`` where an open-stack game's value makes a fraction."""
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}"
+
+
+def _margin_figure(m) -> str:
+    """A margin that may be a fraction: ``+12``, ``+18.50``, or its bounds."""
+    def one(x):
+        x = Fraction(x)
+        return signed(x.numerator) if x.denominator == 1 else mean(x)
+    return one(m.lower) if m.exact else f"{one(m.lower)}..{one(m.upper)}"
+
+
+def review_stack_lines(st, table, pretty: bool = False) -> list:
+    """A Glitzerhaus stack step of the review: each player's pair against the other's actual one,
+    its value, the best pairs and the loss."""
+    from scoundrel_solver.bottleimp.review import STACK_METHOD
+
+    def pair(p):
+        return f"{cards([p[0]], table, pretty)}/{cards([p[1]], table, pretty)}"
+    out = [f"Stack {st.stack} ({st.action}), in hindsight: {STACK_METHOD[st.stack]}."]
+    for c in st.choices:
+        other = st.seat("B" if c.seat == "A" else "A")
+        best = " or ".join(pair(b) for b in c.best[:6]) + (f" (and {len(c.best) - 6} more)" if len(c.best) > 6 else "")
+        lost = "nothing" if c.loss.exact and c.loss.lower == 0 else amount(c.loss.lower) if c.loss.exact else (
+            f"{amount(c.loss.lower)}..{amount(c.loss.upper)}")
+        out.append(f"  {c.seat} laid down/passed {pair(c.choice)}: against {other.seat}'s actual {pair(other.choice)} "
+                   f"worth {_margin_figure(c.value)}; the best is {best or 'not proven'} "
+                   f"({_margin_figure(c.best_value)}); {c.seat} lost {lost} there.")
+    return out
+
+
 def review_lines(r, title_text: str, pretty: bool = False) -> list:
     """``imp review`` for people: the setup's figures, then trick by trick every card with its
     value before → after and its loss, who won; the end; each player's total loss (last)."""
@@ -645,6 +677,9 @@ def review_lines(r, title_text: str, pretty: bool = False) -> list:
         for s in r.setup:
             what = s.method if s.analysed else s.reason
             out.append(f"  {format_line([[s.action]], table, pretty)}: {what}")
+    for st in r.stacks:
+        out.append("")
+        out += review_stack_lines(st, table, pretty)
     for g in (r.exchange, r.open_stacks):
         if g is not None:
             out.append("")
@@ -696,9 +731,11 @@ def review_lines(r, title_text: str, pretty: bool = False) -> list:
     out.append(f"Search: {r.nodes:,} nodes, {r.seconds:.2f} s.")
 
     def lost(m):
-        return str(m.lower) if m.exact else f"{m.lower}..{m.upper}"
+        return amount(m.lower) if m.exact else f"{amount(m.lower)}..{amount(m.upper)}"
     setup = "".join(f"; in {'the exchange' if g.game.kind == 'exchange' else 'the open stacks'} A "
                     f"{lost(g.seat('A').loss)}, B {lost(g.seat('B').loss)}" for g in r.setup_games)
+    setup += "".join(f"; in stack {st.stack} A {lost(st.seat('A').loss)}, B {lost(st.seat('B').loss)}"
+                     for st in r.stacks)
     out.append(f"Total loss (double dummy): in the play A {lost(r.total_loss('A'))}, B {lost(r.total_loss('B'))}"
                f"{setup}.")
     return out

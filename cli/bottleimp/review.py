@@ -34,11 +34,15 @@ The setup, where an exact value exists:
                       value, the value of the pair passed, and each player's best pass
                       against the OTHER PLAYER'S ACTUAL pass, with what theirs lost there
   Glitzerhaus 'open'  the 2 x 2 open-stack game, the same figures
-  Glitzerhaus s1, s2  not analysed (72 x 72 joint choices a step, too many to solve
-                      exactly): listed as such, no value made up
+  Glitzerhaus s1, s2  in hindsight: each of the player's 72 (discard, pass) pairs
+                      against the OTHER PLAYER'S ACTUAL pair, valued at s2 by the
+                      open-stack game that follows (its exact value), at s1 with the
+                      rest of the setup as played; the best pairs and the loss
+                      (--no-stacks: listed as not analysed, no value made up)
 
 Each value is an exact search (a whole Lopaka round: 3-10 s, nearly all of it the
-exchange's 121 solves; a Glitzerhaus round: under 5 s).
+exchange's 121 solves; a Glitzerhaus round: under 5 s without its stack steps, which
+take some hundreds of searches each: a minute or more).
 --timeout / --max-nodes stop the searches: the figures they stopped are then the bounds
 proven, marked NOT exact (JSON: "exact": false).  An illegal line is one error line
 (exit 2).
@@ -47,7 +51,7 @@ proven, marked NOT exact (JSON: "exact": false).  An illegal line is one error l
 Examples:
   scoundrel-solve imp review --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22"
   scoundrel-solve imp review --seed 42 --line "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8 | 33 11 14 | 35 16 27 | 36 6 15 | 10 13 5 | 3 4 1" --json
-  scoundrel-solve imp review --variant glitzerhaus --seed 0 --line "s1 5/3 4/2 | s2 7/1 10/8 | open 2 1 | 24 6 32 27 | 12 18 25 22"
+  scoundrel-solve imp review --variant glitzerhaus --seed 0 --line "s1 5/3 4/2 | s2 7/1 10/8 | open 2 1 | 24 6 32 27 | 12 18 25 22" --no-stacks
   scoundrel-solve imp review --seed 2 --line "pass 1 25" --timeout 1
 """
 
@@ -63,13 +67,16 @@ Examples:
               help="Stop after this many seconds; the figures not finished are then bounds (NOT exact).")
 @click.option("--workers", type=WholeNumber(1, 64), default=None, metavar="N",
               help="Processes for the exchange's matrix game [default: 2, or the cores if fewer]; 1: this one.")
+@click.option("--stacks/--no-stacks", default=True, show_default=True,
+              help="Review Glitzerhaus's stack steps s1 and s2 in hindsight (some hundreds of searches each).")
 @json_option
 @pretty_option
 @progress_option
-def review_command(game: ImpOptions, line, max_nodes, timeout, workers, as_json, pretty, progress):
+def review_command(game: ImpOptions, line, max_nodes, timeout, workers, stacks, as_json, pretty, progress):
     chosen = game.game()
     with ProgressLine(enabled=progress) as shown:
-        reviewed = review(chosen, line, Budget(max_nodes or 0, timeout), workers=workers, progress=search_reporter(shown))
+        reviewed = review(chosen, line, Budget(max_nodes or 0, timeout), workers=workers, progress=search_reporter(shown),
+                          stacks=stacks)
     if as_json:
         print_json(review_json(reviewed, chosen.seed, {k: list(v) for k, v in chosen.blocks.items()}))
         return

@@ -25,7 +25,7 @@ from .puzzle import METHOD as PUZZLE_METHOD
 from .puzzle import Puzzle, daily_dict
 from .reference import NoValueError, solve_reference
 from .review import NAMED as REVIEW_NAMED
-from .review import Review, review
+from .review import STACK_METHOD, Review, review
 from .setuphint import NAMED as SETUP_NAMED
 from .setuphint import Model, SetupHint, choice_text, setup_hint
 from .setupview import SetupView, setup_view_of
@@ -265,13 +265,35 @@ def _margin(out: dict, key: str, m) -> dict:
     return out
 
 
-def _per_seat(out: dict, key: str, margins: dict) -> dict:
+def _per_seat(out: dict, key: str, margins: dict, number=lambda x: x) -> dict:
     """``key``: A's and B's margins (ints, a player's null if not exact), with ``key_lower`` and
-    ``key_upper`` beside them unless both are exact."""
-    out[key] = {seat: m.value for seat, m in margins.items()}
+    ``key_upper`` beside them unless both are exact (``number``: how a value is written)."""
+    out[key] = {seat: None if m.value is None else number(m.value) for seat, m in margins.items()}
     if not all(m.exact for m in margins.values()):
-        out[key + "_lower"] = {seat: m.lower for seat, m in margins.items()}
-        out[key + "_upper"] = {seat: m.upper for seat, m in margins.items()}
+        out[key + "_lower"] = {seat: number(m.lower) for seat, m in margins.items()}
+        out[key + "_upper"] = {seat: number(m.upper) for seat, m in margins.items()}
+    return out
+
+
+def _fraction_margin(m) -> dict:
+    """A margin that may be a fraction (an open-stack game's value): ``{"value": {"fraction",
+    "float"} or null, "lower", "upper"}`` (the bounds as numbers)."""
+    return {"value": None if not m.exact else fraction_json(m.lower), "lower": _number(m.lower),
+            "upper": _number(m.upper)}
+
+
+def _pair_text(pair) -> str:
+    return f"{pair[0]}/{pair[1]}"
+
+
+def _stack_review_json(st) -> dict:
+    """A Glitzerhaus stack step of the review (:class:`.review.StackReview`)."""
+    out = {"step": f"s{st.stack}", "move": format_line([[st.action]]), "method": STACK_METHOD[st.stack]}
+    for c in st.choices:
+        out[c.seat] = {"choice": _pair_text(c.choice), "value": _fraction_margin(c.value),
+                       "best": [_pair_text(b) for b in c.best], "best_value": _fraction_margin(c.best_value),
+                       "loss": _fraction_margin(c.loss),
+                       "options": [{"choice": _pair_text(o), **_fraction_margin(m)} for o, m in c.options]}
     return out
 
 
@@ -328,19 +350,21 @@ def review_json(r: Review, seed=None, blocks=None) -> dict:
     out.update({"tricks": tricks, "finished": r.finished, "scores": r.scores, "margin": r.margin,
                 "holder": r.holder})
     _per_seat(out, "total_loss", {seat: r.total_loss(seat) for seat in ("A", "B")})
-    if r.setup_games:
-        _per_seat(out, "setup_loss", {seat: r.setup_loss(seat) for seat in ("A", "B")})
+    if r.setup_games or r.stacks:
+        _per_seat(out, "setup_loss", {seat: r.setup_loss(seat) for seat in ("A", "B")}, _number)
     else:
         out["setup_loss"] = None
+    out["stacks"] = [_stack_review_json(st) for st in r.stacks]
     out.update({"position": position_dict(r.final), "nodes": r.nodes, "seconds": round(r.seconds, 6)})
     return out
 
 
 def review_answer(start: State, line_text: str = "", seed=None, blocks=None, max_nodes: int = 0, timeout=None,
-                  workers: int = None, progress=None) -> dict:
-    """``imp review --json``: the double-dummy review of ``line_text`` played from ``start``."""
+                  workers: int = None, progress=None, stacks: bool = True) -> dict:
+    """``imp review --json``: the double-dummy review of ``line_text`` played from ``start``
+    (``stacks``: Glitzerhaus's stack steps too)."""
     return review_json(review(start, line_text, Budget(max_nodes or 0, timeout), workers=workers,
-                              progress=progress), seed, blocks)
+                              progress=progress, stacks=stacks), seed, blocks)
 
 
 # ------------------------------------------------------- at a real table

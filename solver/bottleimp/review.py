@@ -13,9 +13,13 @@ never charged.  The setup is reviewed where an exact value exists:
   best row at B's column minus the played cell; B: the played cell minus the best column at A's
   row).  Double dummy, as every figure here: Lopaka's hand and the devil's trick known.
 * Glitzerhaus's **open stacks**: the 2 x 2 game (:func:`.analysis.open_stack_game`), the same figures.
-* Glitzerhaus's discard-and-pass steps ``s1`` and ``s2``: **not analysed** (each player chooses
-  one of 9 x 8 (discard, pass) pairs a stack; the joint choices, each followed by the next
-  steps, are too many to solve exactly), and said so; no value is made up for them.
+* Glitzerhaus's discard-and-pass steps, in hindsight (:func:`stack_review`): each of a player's
+  72 (discard, pass) pairs **against the other player's actual pair** (the joint choices are
+  too many for a matrix game), valued at ``s2`` by the open-stack 2 x 2 game that follows (its
+  exact value), at ``s1`` with the rest of the setup as actually played (always still legal:
+  stack 2 and the open choice do not depend on stack 1's cards), then double dummy; the best
+  pairs, the actual pair's value and what it lost there.  Pairs that no deal tells apart
+  (:func:`.setuphint.merge`) are searched once.
 
 Every value is one search of the shared engine (one :class:`Engine` and its table for the
 whole review).  Within a :class:`Budget` a search may stop: its entry then carries the bounds
@@ -41,6 +45,7 @@ from typing import Callable, Optional
 from .analysis import (EXCHANGE_METHOD, OPEN_METHOD, MatrixGame, NoAnalysis, Progress, exchange_game,
                        open_stack_game, shared_engine)
 from .engine import Budget, Engine, Margin
+from .exchange import solve_zero_sum
 from .notation import parse_line, replay
 from .state import Discard, Pass, Play, Reveal, State
 
@@ -49,6 +54,14 @@ NAMED = ("double dummy: every hand and the devil's trick known, both players pla
          "on (Lopaka, where he plays, by his rule); a setup choice is valued against the other player's actual choice")
 NOT_ANALYSED = ("not analysed: each player chooses one of 9 x 8 (discard, pass) pairs of the stack, 72 x 72 joint "
                 "choices each followed by the next steps, too many to solve exactly; no value is given")
+STACKS_SKIPPED = ("not analysed here: the hindsight review of a stack step takes some hundreds of searches (imp review "
+                  "makes it; the service with stacks=true)")
+NOT_ANALYSED_YET = ("not analysed: stack 1 is valued with the rest of the setup as played, and the line stops before "
+                    "stack 2")
+STACK_METHOD = {1: "each (discard, pass) pair against the other player's actual pair, the rest of the setup as "
+                   "actually played, then double dummy",
+                2: "each (discard, pass) pair against the other player's actual pair, then the open-stack 2 x 2 "
+                   "matrix game (its exact value)"}
 
 
 class ReviewError(NoAnalysis):
@@ -134,6 +147,38 @@ class GameReview:
 
 
 @dataclass(frozen=True)
+class PairReview:
+    """One player's (discard, pass) pair at a Glitzerhaus stack step, against the other's actual
+    pair: ``options`` every pair with its value (``((devil, pass), Margin)``, in the order of
+    ``State.setup_options``), ``best`` the pairs proven best, ``loss`` what the actual pair cost."""
+
+    seat: str
+    choice: tuple
+    value: Margin
+    options: tuple
+    best: tuple
+    best_value: Margin
+    loss: Margin
+
+
+@dataclass(frozen=True)
+class StackReview:
+    """A Glitzerhaus stack step (``stack`` 1 or 2) reviewed in hindsight (see the module's doc)."""
+
+    stack: int
+    action: object
+    choices: tuple           # (A's PairReview, B's)
+    nodes: int
+
+    @property
+    def exact(self) -> bool:
+        return all(m.exact for c in self.choices for _, m in c.options)
+
+    def seat(self, name: str) -> PairReview:
+        return self.choices[0 if name == "A" else 1]
+
+
+@dataclass(frozen=True)
 class SetupReview:
     """A setup step of the line: reviewed by ``method`` (then ``reason`` is None), or not
     analysed and why."""
@@ -170,6 +215,7 @@ class Review:
     end_value: Optional[Margin]
     nodes: int
     seconds: float
+    stacks: tuple = ()       # StackReview of s1 and s2, as far as the line goes
 
     @property
     def final(self) -> State:
@@ -177,8 +223,9 @@ class Review:
 
     @property
     def exact(self) -> bool:
-        return all(c.exact for c in self.cards) and all(g.exact for g in self.setup_games) and (
-            self.end_value is None or (self.play_value.exact and self.end_value.exact))
+        return all(c.exact for c in self.cards) and all(g.exact for g in self.setup_games) and all(
+            st.exact for st in self.stacks) and (self.end_value is None or (self.play_value.exact and
+                                                                           self.end_value.exact))
 
     @property
     def finished(self) -> bool:
@@ -213,8 +260,10 @@ class Review:
 
     def setup_loss(self, seat: str) -> Optional[Margin]:
         """The coins of margin ``seat``'s setup choices lost, each against the other player's
-        actual choice (:class:`ChoiceReview`); None when the line has no exchange or open stacks."""
-        return _sum(g.seat(seat).loss for g in self.setup_games) if self.setup_games else None
+        actual choice (:class:`ChoiceReview`, :class:`PairReview`); None when the line has no
+        setup step reviewed."""
+        steps = [g.seat(seat).loss for g in self.setup_games] + [st.seat(seat).loss for st in self.stacks]
+        return _sum(steps) if steps else None
 
     @property
     def tricks(self) -> tuple:
@@ -302,7 +351,7 @@ def _check_card(c: CardReview, maximiser: bool) -> None:
 
 
 def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, workers: int = None,
-           progress: Optional[Callable[[Progress], None]] = None) -> Review:
+           progress: Optional[Callable[[Progress], None]] = None, stacks: bool = True) -> Review:
     """The review of ``line`` (notation text, or actions) played from a deal or a state.
 
     Illegal moves raise the rules engine's :class:`~.state.IllegalMove` (an InputError);
@@ -310,7 +359,8 @@ def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, wo
     (the matrix games' cells get equal shares of what the cards leave).  The cards' positions are
     searched by ``engine`` (default: the process's shared engine), one table for them all; a
     matrix game's cells by :func:`.analysis.matrix_game`, in ``workers`` processes (1: this one,
-    with the shared engine)."""
+    with the shared engine).  ``stacks``: review Glitzerhaus's stack steps (:func:`stack_review`:
+    some hundreds of searches a step); without, they are listed as not analysed here."""
     start = start_or_deal if isinstance(start_or_deal, State) else start_or_deal.start()
     if not start.rules.two_player:
         raise ReviewError("the review is double dummy, defined for Lopaka and Glitzerhaus; the base game's value is "
@@ -352,7 +402,7 @@ def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, wo
     _check_chain(cards, play_value, end_value)
     nodes = engine.stats()["nodes"] - n0
 
-    setup, exchange, open_stacks = [], None, None
+    setup, exchange, open_stacks, stack_reviews = [], None, None, []
     for k, action in enumerate(actions):
         if isinstance(action, Play):
             continue
@@ -368,14 +418,80 @@ def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, wo
             setup.append(SetupReview(action, OPEN_METHOD, None))
             nodes += game.nodes
         else:
-            setup.append(SetupReview(action, None, NOT_ANALYSED))
+            reviewed = stack_review(states, actions, k, budget, engine, workers) if stacks else None
+            if not stacks:
+                setup.append(SetupReview(action, None, STACKS_SKIPPED))
+            elif reviewed is None:
+                setup.append(SetupReview(action, None, NOT_ANALYSED_YET))
+            else:
+                stack_reviews.append(reviewed)
+                setup.append(SetupReview(action, STACK_METHOD[action.stack], None))
+                nodes += reviewed.nodes
     for g in (exchange, open_stacks):
         if g is not None and first and actions[first - 1] == g.action and g.played_value.exact \
                 and play_value.exact and g.played_value != play_value:
             raise AssertionError(f"the played cell ({g.played_value.value}) is not the value after the setup "
                                  f"({play_value.value})")
     return Review(start, actions, states, tuple(setup), exchange, open_stacks, tuple(cards), play_value, end_value,
-                  nodes, time.perf_counter() - t0)
+                  nodes, time.perf_counter() - t0, tuple(stack_reviews))
+
+
+def _open_game_value(state: State, budget: Budget, engine: Engine) -> Margin:
+    """The value of the open-stack 2 x 2 game of a Glitzerhaus state before ``open``, its four
+    cells searched by ``engine`` (or the bounds: the values of the games of the cells' lower and
+    of their upper bounds, as :attr:`.analysis.MatrixGame.value_bounds`)."""
+    cells = [[Margin.of(engine.bounds(state.apply(Reveal(a, b)), budget)) for b in (1, 2)] for a in (1, 2)]
+    lower = solve_zero_sum([[c.lower for c in row] for row in cells])[0]
+    if all(c.exact for row in cells for c in row):
+        return Margin(lower, lower)
+    return Margin(lower, solve_zero_sum([[c.upper for c in row] for row in cells])[0])
+
+
+def stack_review(states, actions, k: int, budget: Budget, engine: Engine, workers=None) -> Optional[StackReview]:
+    """The hindsight review of the stack step ``actions[k]`` (a :class:`Discard`) of the line
+    whose positions are ``states`` (see the module's doc); None for stack 1 of a line that
+    stops before stack 2."""
+    from .setuphint import canonical
+    state, action = states[k], actions[k]
+    stack = action.stack
+    n0 = engine.stats()["nodes"]
+    rest = []                    # the setup steps after this one, as played (s1: s2 and open)
+    for later in actions[k + 1:]:
+        if isinstance(later, Play):
+            break
+        rest.append(later)
+    table = state.rules.table
+    played = {0: (action.a_devil, action.a_pass), 1: (action.b_devil, action.b_pass)}
+    out = []
+    for seat in (0, 1):
+        other = played[1 - seat]
+        holding = state.hands[seat * 2 + state.step]
+        known = {}
+        options = []
+        for option in state.setup_options(seat):
+            rep = canonical(option, holding, table)
+            if rep not in known:
+                after = state.apply(state.joint_action({seat: rep, 1 - seat: other}))
+                if stack == 2:
+                    known[rep] = _open_game_value(after, budget, engine)
+                else:
+                    for later in rest:
+                        after = after.apply(later)
+                    if not after.in_setup:
+                        known[rep] = Margin.of(engine.bounds(after, budget))
+                    elif after.step == 2:     # the line stops before the open choice: its game's value
+                        known[rep] = _open_game_value(after, budget, engine)
+                    else:                     # the line stops before stack 2: nothing to value it by
+                        return None
+            options.append((option, known[rep]))
+        values = dict(options)
+        maximiser = seat == 0
+        best_value = _best_margin(values.values(), maximiser)
+        name = "A" if seat == 0 else "B"
+        mine = played[seat]
+        out.append(PairReview(name, mine, values[mine], tuple(options), _best_options(values, maximiser), best_value,
+                              _loss(name, best_value, values[mine])))
+    return StackReview(stack, action, tuple(out), engine.stats()["nodes"] - n0)
 
 
 def _check_chain(cards, play_value, end_value) -> None:
@@ -389,5 +505,5 @@ def _check_chain(cards, play_value, end_value) -> None:
             raise AssertionError(f"the review's values do not chain: {x.value} then {y.value}")
 
 
-__all__ = ["CardReview", "ChoiceReview", "GameReview", "NAMED", "NOT_ANALYSED", "Review", "ReviewError",
-           "SetupReview", "game_review", "review"]
+__all__ = ["CardReview", "ChoiceReview", "GameReview", "NAMED", "NOT_ANALYSED", "PairReview", "STACKS_SKIPPED", "Review", "ReviewError",
+           "STACK_METHOD", "SetupReview", "StackReview", "game_review", "review", "stack_review"]

@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Optional
 
 from ..errors import InputError
+from ..jsonform import kind as _kind
 from .cards import JOKER, MONSTER, WEAPON, Card, CardError, full_pack, parse_card
 from .rules import MAX_HEALTH, Rules
 from .state import Hero, PositionError
@@ -288,25 +289,6 @@ _MOVED = {
     "avoided_last": "it is called \"avoided\"",
     "taken_in_room": "it is called \"taken\"",
 }
-
-
-def _kind(value) -> str:
-    """The JSON type of ``value``, as an error message names it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number with a fraction"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def _show(value) -> str:

@@ -92,7 +92,7 @@ ENDPOINTS = [
     Endpoint("/api/imp/solve", "solve", {**GAME, "position": JSON, "moves": STR, "max_nodes": INT, "timeout": NUM},
              "The Bottle Imp: the double-dummy value of a deal or a position after moves (= scoundrel-solve imp "
              "solve --json).", "imp-solve", handler=solve),
-    Endpoint("/api/imp/review", "review", {**GAME, "line": STR, "max_nodes": INT, "timeout": NUM},
+    Endpoint("/api/imp/review", "review", {**GAME, "line": STR, "max_nodes": INT, "timeout": NUM, "stacks": BOOL},
              "The Bottle Imp: where did each player lose it, the double-dummy review of a round: every card's value "
              "before and after and its loss, the exchange or the open stacks against the other player's actual "
              "choice (= scoundrel-solve imp review --json).", "imp-review", handler=review),

@@ -120,7 +120,7 @@ def review(params: dict) -> dict:
     p = checked(params)
     d = _deal(p)
     return review_answer(d.start(), p.get("line", ""), d.seed, {k: list(v) for k, v in d.blocks.items()},
-                         p.get("max_nodes") or 0, p.get("timeout"), workers=WORKERS)
+                         p.get("max_nodes") or 0, p.get("timeout"), workers=WORKERS, stacks=bool(p.get("stacks")))
 
 
 def _seat(p: dict):

@@ -19,14 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clitools import without
-from imp_games import TWO_PLAYER, invoke, random_game
-from scoundrel_solver.bottleimp import Pass, Play, Reveal, Rules, deal, format_line, line_of
+from imp_games import TWO_PLAYER, invoke, random_game, require_slow
+from scoundrel_solver.bottleimp import Pass, Play, Reveal, Rules, deal, format_line, line_of, parse_line, replay
 from scoundrel_solver.bottleimp.analysis import solve, solve_play
 from scoundrel_solver.bottleimp.answers import position_after, replay_answer, review_json
 from scoundrel_solver.bottleimp.engine import Budget, Engine
 from scoundrel_solver.bottleimp.exchange import solve_zero_sum
 from scoundrel_solver.bottleimp.reference import value as reference_value
-from scoundrel_solver.bottleimp.review import NOT_ANALYSED, review
+from scoundrel_solver.bottleimp.review import STACKS_SKIPPED, review
 from test_imp_cli import check, run_json
 
 LOPAKA, GLITZ = Rules("lopaka"), Rules("glitzerhaus")
@@ -99,7 +99,7 @@ def test_a_random_line_reviews_to_the_engine_and_the_reference(fresh, rules, see
     start, actions, states = random_game(rules, seed, random.Random(rng), stop)
     d = deal(seed, rules)
     line = format_line(line_of(start, actions))
-    r = check_review(review(d, line, workers=1), fresh)
+    r = check_review(review(d, line, workers=1, stacks=False), fresh)     # the stack steps: tests of their own
     assert [c.card for c in r.cards] == [a.card for a in actions if isinstance(a, Play)]
     scores, holder = replayed_scores(d, line)
     assert r.holder == holder
@@ -109,7 +109,7 @@ def test_a_random_line_reviews_to_the_engine_and_the_reference(fresh, rules, see
     assert [s.action for s in r.setup] == setup
     assert (r.exchange is not None) == any(isinstance(a, Pass) for a in setup)
     assert (r.open_stacks is not None) == any(isinstance(a, Reveal) for a in setup)
-    assert all(s.reason == NOT_ANALYSED and not s.analysed for s in r.setup if s.step in ("s1", "s2"))
+    assert all(s.reason == STACKS_SKIPPED and not s.analysed for s in r.setup if s.step in ("s1", "s2"))
     for g in (r.exchange, r.open_stacks):
         if g is not None:
             assert g.played_value == r.play_value
@@ -123,7 +123,7 @@ def test_the_endgames_are_the_reference_s(fresh):
         for seed in range(2):
             start, actions, _ = random_game(rules, seed, random.Random(seed))
             line = format_line(line_of(start, actions))
-            r = check_review(review(deal(seed, rules), line, workers=1), fresh)
+            r = check_review(review(deal(seed, rules), line, workers=1, stacks=False), fresh)
             late = [c for c in r.cards if in_hand(r.states[c.index]) <= REFERENCE_CARDS]
             assert len(late) >= 8
 
@@ -150,7 +150,7 @@ def test_the_exchange_s_figures_are_its_matrix(fresh):
 
 def test_the_open_stacks_figures_are_their_matrix(fresh):
     d = deal(42, GLITZ)
-    r = review(d, GLITZ42, workers=1)
+    r = review(d, GLITZ42, workers=1, stacks=False)
     before_open = r.states[2]
     matrix = [[fresh.value(before_open.apply(Reveal(a, b))) for b in (1, 2)] for a in (1, 2)]
     g = r.open_stacks
@@ -235,8 +235,8 @@ def test_the_text_lays_the_round_open():
     assert "  B passed 12: against A's actual pass 1, the best is 27 or 30 (+32); B lost 21 there." in lines
     assert "Round over: A 62, B 0 (margin +62); the bottle ends with Lopaka." in lines
     assert lines[-1] == "Total loss (double dummy): in the play A 96, B 105; in the exchange A 0, B 21."
-    glitz = invoke(["imp", "review", "--variant", "glitzerhaus", "--seed", "42", "--line", GLITZ42]).stdout
-    assert "not analysed" in glitz and "  A opened stack 1: against B's actual stack 1, the best is stack 2 (+37); " \
+    glitz = invoke(["imp", "review", "--variant", "glitzerhaus", "--seed", "42", "--line", GLITZ42, "--no-stacks"]).stdout
+    assert "not analysed here" in glitz and "  A opened stack 1: against B's actual stack 1, the best is stack 2 (+37); " \
                                       "A lost 1 there." in glitz.splitlines()
 
 
@@ -338,3 +338,67 @@ def run_json_error(argv):
     result = CliRunner().invoke(cli, ["imp", "review", *argv, "--json"], prog_name="scoundrel-solve")
     assert result.exit_code == 2
     return json.loads(result.stdout)["error"]
+
+
+# ------------------------------------------------------------------ the stack steps, in hindsight
+def _stack_figures_hold(fresh, k, value_after):
+    """The review of stack step ``k`` of GLITZ42 against solves made again by ``fresh``:
+    every pair's value (``value_after(state after the pair)``), the best pairs, the loss."""
+    from scoundrel_solver.bottleimp.review import stack_review
+    d = deal(42, GLITZ)
+    start = d.start()
+    segments = parse_line(GLITZ42, GLITZ)
+    actions = [a for seg in segments for a in seg]
+    states = replay(start, segments)
+    sr = stack_review(states, actions, k, Budget(), Engine(16))
+    state, action = states[k], actions[k]
+    assert sr.exact and sr.stack == action.stack
+    played = {"A": (action.a_devil, action.a_pass), "B": (action.b_devil, action.b_pass)}
+    for seat_index, name in enumerate(("A", "B")):
+        c = sr.seat(name)
+        other = played["B" if name == "A" else "A"]
+        assert c.choice == played[name] and [o for o, _ in c.options] == state.setup_options(seat_index)
+        again = {}
+        for option, m in c.options:
+            after = state.apply(state.joint_action({seat_index: option, 1 - seat_index: other}))
+            again[option] = value_after(after)
+            assert m.value == again[option], (name, option)
+        pick = max if name == "A" else min
+        best = pick(again.values())
+        assert c.best_value.value == best and c.value.value == again[c.choice]
+        assert c.best == tuple(sorted(o for o, v in again.items() if v == best))
+        assert c.loss.value == abs(best - again[c.choice]) >= 0
+    return sr
+
+
+def test_a_stack_1_review_is_each_pair_against_the_others_with_the_rest_as_played(fresh):
+    segments = parse_line(GLITZ42, GLITZ)
+    rest = [a for seg in segments for a in seg][1:3]       # s2 and open, as played
+
+    def value_after(state):
+        for a in rest:
+            state = state.apply(a)
+        return fresh.value(state)
+    _stack_figures_hold(fresh, 0, value_after)
+
+
+@pytest.mark.slow
+def test_a_stack_2_review_is_each_pair_against_the_others_then_the_open_stack_game(fresh, request):
+    require_slow(request)
+    def value_after(state):
+        m = [[fresh.value(state.apply(Reveal(a, b))) for b in (1, 2)] for a in (1, 2)]
+        return solve_zero_sum(m)[0]
+    _stack_figures_hold(fresh, 1, value_after)
+
+
+@pytest.mark.slow
+def test_the_whole_review_of_a_glitzerhaus_round_analyses_every_setup_step(fresh, request):
+    require_slow(request)
+    r = review(deal(42, GLITZ), GLITZ42, workers=1)
+    assert [s.analysed for s in r.setup] == [True, True, True] and len(r.stacks) == 2
+    answer = check(review_json(r, 42))
+    assert [x["step"] for x in answer["stacks"]] == ["s1", "s2"] and len(answer["stacks"][0]["A"]["options"]) == 72
+    loss = r.setup_loss("A")
+    assert loss.value == r.open_stacks.seat("A").loss.value + sum(x.seat("A").loss.value for x in r.stacks)
+    text = invoke(["imp", "review", "--variant", "glitzerhaus", "--seed", "42", "--line", GLITZ42]).stdout
+    assert "Stack 1 (s1 3/1 12/26), in hindsight" in text and "; in stack 1 A " in text.splitlines()[-1]
