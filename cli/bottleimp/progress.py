@@ -31,24 +31,22 @@ def search_reporter(line: ProgressLine):
     return report
 
 
-def worlds_reporter(line: ProgressLine, what: str = "table hint"):
-    """The ``progress(solved, total)`` of a search over the worlds, shown on ``line`` as ``what``."""
+def _counting(line: ProgressLine, what: str, told):
+    """A ``progress(a, b)`` shown on ``line`` as ``what: told(a, b), seconds`` (None when the line is off)."""
     if not line.enabled:
         return None
     t0 = time.perf_counter()
 
-    def report(solved, total):
-        line.show(f"{what}: {solved}/{total} worlds solved, {time.perf_counter() - t0:.1f} s")
+    def report(a, b):
+        line.show(f"{what}: {told(a, b)}, {time.perf_counter() - t0:.1f} s")
     return report
+
+
+def worlds_reporter(line: ProgressLine, what: str = "table hint"):
+    """The ``progress(solved, total)`` of a search over the worlds, shown on ``line`` as ``what``."""
+    return _counting(line, what, lambda solved, total: f"{solved}/{total} worlds solved")
 
 
 def deals_reporter(line: ProgressLine, what: str = "setup hint"):
     """The ``progress(deals, candidates left)`` of the setup hint's race, shown on ``line``."""
-    if not line.enabled:
-        return None
-    t0 = time.perf_counter()
-
-    def report(deals, left):
-        line.show(f"{what}: {deals} deals valued, {left} choices left in the race, "
-                  f"{time.perf_counter() - t0:.1f} s")
-    return report
+    return _counting(line, what, lambda deals, left: f"{deals} deals valued, {left} choices left in the race")
