@@ -7,7 +7,9 @@
 A position: deal ``k`` (1, 2, ...) of the variant, the seat A for odd ``k`` and B for even ones,
 at the step asked, the earlier setup steps made by the low-cards setup policy for both
 players.  For each position the hint runs twice under its default model, at ``--samples N``
-and at ``10 N`` drawn deals (a count, so the figures do not depend on the machine): the
+and at ``10 N`` drawn deals (a count, so the figures do not depend on the machine; the 10 N run
+raced as the hint races, or with ``--unraced-10x`` every choice on every deal, so that a choice
+the N race dropped early is judged too): the
 record holds both recommendations, the 10 N figure of each, the deals, and the wall time of
 each run on one core.  ``summary`` prints how often the N recommendation is the 10 N one, or
 within 0.5 coin of it by the 10 N figures (the target: 90 %), and the wall time of the N and
@@ -47,13 +49,13 @@ def position(variant: str, step: str, k: int):
 
 
 def measure(task):
-    variant, step, k, samples = task
+    variant, step, k, samples, race_10x = task
     view = position(variant, step, k)
     out = {"variant": variant, "step": step, "seed": k, "seat": view.seat_name, "samples": samples}
     runs = {}
     for n in (samples, 10 * samples):
         t0 = time.perf_counter()
-        h = setup_hint(view, samples=n, workers=1)
+        h = setup_hint(view, samples=n, workers=1, race=n == samples or race_10x)
         runs[n] = (h, time.perf_counter() - t0)
     small, big = runs[samples][0], runs[10 * samples][0]
     fig = {choice_text(c.choice): float(c.mean) for c in big.candidates}
@@ -65,7 +67,7 @@ def measure(task):
                 "deals_of_recommended_10x": deals[rec_small],
                 "clear": small.clear, "clear_10x": big.clear,
                 "seconds": round(runs[samples][1], 3), "seconds_10x": round(runs[10 * samples][1], 3),
-                "model": small.model.opponent})
+                "model": small.model.opponent, "raced_10x": race_10x})
     return out
 
 
@@ -79,13 +81,14 @@ def within(rec: dict) -> bool:
 
 
 def run(args):
-    path = args.out or OUT / f"{args.variant}-{args.step}-{args.samples}.jsonl"
+    path = args.out or OUT / f"{args.variant}-{args.step}-{args.samples}{'' if args.race_10x else '-unraced'}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     with AppendFile(path) as out:
         found = read_json_lines(path, lambda r: None)
         out.mend(found)
         done = {r["seed"] for _, r in found.items}
-        todo = [(args.variant, args.step, k, args.samples) for k in range(1, args.positions + 1) if k not in done]
+        todo = [(args.variant, args.step, k, args.samples, args.race_10x) for k in range(1, args.positions + 1)
+                if k not in done]
         print(f"{len(todo)} positions to measure -> {path}", file=sys.stderr)
         if args.jobs > 1:
             with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
@@ -110,7 +113,9 @@ def summary(args):
         same = sum(r["same"] for r in recs)
         ok = sum(within(r) for r in recs)
         r0 = recs[0]
-        line = (f"{r0['variant']} {r0['step']} ({r0['model']}), N = {r0['samples']} against {10 * r0['samples']}: "
+        raced = "raced" if r0.get("raced_10x", True) else "unraced"
+        line = (f"{r0['variant']} {r0['step']} ({r0['model']}), N = {r0['samples']} against {10 * r0['samples']} "
+                f"({raced}): "
                 f"{n} positions; the same choice {same} ({same / n:.0%}), the same or within 0.5 coin {ok} "
                 f"({ok / n:.0%}); clear at N {sum(r['clear'] for r in recs)}, at 10 N "
                 f"{sum(r['clear_10x'] for r in recs)}")
@@ -130,6 +135,9 @@ def main():
     p.add_argument("--positions", type=int, default=100)
     p.add_argument("--samples", type=int, required=True)
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--unraced-10x", dest="race_10x", action="store_false",
+                   help="the 10 N reference values every choice on every deal (no race): a choice the N race "
+                        "dropped early is then judged too")
     p.add_argument("--out", type=Path)
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")

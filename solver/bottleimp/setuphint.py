@@ -360,9 +360,10 @@ class SetupHint:
 
 
 def setup_hint(view: SetupView, samples: int = 0, seconds: float = 0.0, model: Model = None, workers: int = None,
-               progress=None) -> SetupHint:
+               progress=None, race: bool = True) -> SetupHint:
     """The setup hint of ``view`` (see the module's doc): over ``samples`` drawn deals, or as many
-    as ``seconds`` allow (one of them); ``progress(deals, candidates left)`` after each deal."""
+    as ``seconds`` allow (one of them); ``progress(deals, candidates left)`` after each deal;
+    ``race``: False values every choice on every deal (a reference for the benchmarks)."""
     model = model or default_model(view)
     model.check(view)
     if samples and not 1 <= samples <= MAX_SAMPLES:
@@ -403,7 +404,7 @@ def setup_hint(view: SetupView, samples: int = 0, seconds: float = 0.0, model: M
                 break
             if deadline and time.monotonic() >= deadline:
                 break
-            if len(alive) > 2:
+            if race and len(alive) > 2:
                 keep = survivors(alive, values, seat_is_a)
                 dropped += [i for i in alive if i not in keep][::-1]
                 alive = keep

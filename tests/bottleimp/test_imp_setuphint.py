@@ -281,3 +281,12 @@ def test_bad_requests_are_one_clear_error():
         setup_hint(view, samples=2, model=Model("clever"))
     with pytest.raises(SetupHintError, match="needs a budget"):
         setup_hint(view)
+
+
+def test_without_the_race_every_choice_is_valued_on_every_deal():
+    view = setup_view_of(deal(42, Rules("lopaka")).start(), [], 0)
+    full = setup_hint(view, samples=9, workers=1, race=False)
+    raced = setup_hint(view, samples=9, workers=1)
+    assert all(c.deals == 9 for c in full.candidates) and min(c.deals for c in raced.candidates) == 4
+    by_choice = {c.choice: c.values for c in full.candidates}
+    assert all(by_choice[c.choice][:c.deals] == c.values for c in raced.candidates)     # the same deals
