@@ -78,6 +78,8 @@ PARAMETERS = [
     ("/api/imp/solve", "timeout", {"seed": "1"}), ("/api/imp/hint", "time", {"seed": "1"}),
     ("/api/imp/hint", "against", {"seed": "1", "table": "true"}), ("/api/imp/daily", "method", {}),
     ("/api/imp/game", "bot", {"seed": "1"}),
+    ("/api/imp/hint", "samples", {"seed": "1", "table": "true"}),
+    ("/api/imp/hint", "opponent", {"seed": "1", "table": "true"}),
     ("/api/solve", "seed", {}), ("/api/solve", "timeout", {"seed": "1"}), ("/api/solve", "tt_mb", {"seed": "1"}),
     ("/api/solve", "max_nodes", {"seed": "1"}), ("/api/daily", "method", {}), ("/api/hint", "time", {"seed": "1"}),
 ]
