@@ -72,6 +72,12 @@ def replay_line(variant, seed, line):
      ["hint", "--seed", "42", "--moves", LATE, "--explain", "5", "--time", "10"]),
     ("/api/imp/hint", {"seed": "42", "moves": LATE, "table": "true", "time": "10"},
      ["hint", "--table", "--seed", "42", "--moves", LATE, "--time", "10"]),
+    ("/api/imp/hint", {"seed": "42", "table": "true", "seat": "B", "samples": "6"},
+     ["hint", "--table", "--seed", "42", "--seat", "B", "--samples", "6"]),
+    ("/api/imp/hint", {"variant": "glitzerhaus", "seed": "7", "moves": "s1 3/6 8/15 | s2 5/2 1/4", "table": "true",
+                       "samples": "3", "opponent": "low-cards"},
+     ["hint", "--table", "--variant", "glitzerhaus", "--seed", "7", "--moves", "s1 3/6 8/15 | s2 5/2 1/4",
+      "--samples", "3", "--opponent", "low-cards"]),
     ("/api/imp/puzzle", {"tricks_left": "2", "seed": "3"}, ["puzzle", "--tricks-left", "2", "--seed", "3"]),
     ("/api/imp/daily", {"date": "2026-12-07", "reveal": "true"}, ["daily", "--date", "2026-12-07", "--reveal"]),
     ("/api/imp/game", {"seed": "42", "line": "pass 1 12", "move": "36"},
@@ -107,6 +113,9 @@ def test_the_table_hint_when_complete_is_the_cli_answer(client):
      ["play", "--seed", "42", "--moves", "pass 1 12", "--move", "37"]),
     ("/api/imp/game", {"seed": "42", "seat": "L"}, ["play", "--seed", "42", "--seat", "L"]),
     ("/api/imp/game", {"seed": "42", "bot": "oracle"}, ["play", "--seed", "42", "--bot", "oracle"]),
+    ("/api/imp/hint", {"variant": "glitzerhaus", "seed": "1", "table": "true", "samples": "2",
+                       "opponent": "equilibrium"},
+     ["hint", "--table", "--variant", "glitzerhaus", "--seed", "1", "--samples", "2", "--opponent", "equilibrium"]),
 ])
 def test_bad_input_is_400_with_the_cli_line(client, path, params, argv):
     got = checked(client.get(path, params=params), 400)
