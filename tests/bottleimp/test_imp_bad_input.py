@@ -309,9 +309,11 @@ def view_text(**changes):
     return json.dumps(out)
 
 
-case("table-setup", *TABLE, says="play phase")
-case("table-glitz-setup", "imp", "hint", "--table", "--variant", "glitzerhaus", "--seed", "0", "--moves",
-     "s1 3/17 33/6", says="play phase")
+case("table-setup-explain", *TABLE, "--explain", "5", says="play phase")
+case("table-setup-samples-in-play", *TABLE, "--moves", "pass 1 18", "--samples", "4", says="setup hint")
+case("table-glitz-setup-equilibrium", "imp", "hint", "--table", "--variant", "glitzerhaus", "--seed", "0", "--moves",
+     "s1 3/17 33/6", "--opponent", "equilibrium", says="not offered at s2")
+case("table-setup-seat", *TABLE, "--seat", "L", "--samples", "2", says="--seat")
 case("table-lopaka-to-play", *TABLE, "--moves", "pass 1 18 | 36", says="Lopaka is to play")
 case("table-finished", *TABLE, "--moves", "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | "
      "17 20 8 | 33 11 14 | 35 16 27 | 36 6 15 | 10 13 5 | 3 4 1", says="over")
