@@ -52,19 +52,25 @@ def t975(df: int) -> float:
     return 1.979930 if df <= 120 else Z95
 
 
+def t_interval(values) -> tuple:
+    """``(mean, (low, high))`` with Student's t (``None`` for fewer than 2 values), unrounded."""
+    n = len(values)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t975(n - 1) * math.sqrt(var / n)
+    return mean, (mean - half, mean + half)
+
+
 def mean_ci_t(values) -> tuple:
-    """``(mean, (low, high))`` with Student's t (``None`` for fewer than 2 values).
+    """``(mean, (low, high))`` with Student's t (``None`` for fewer than 2 values), rounded to 4 places.
 
     >>> mean_ci_t([1, 2, 3])
     (2.0, (-0.4841, 4.4841))
     """
-    n = len(values)
-    mean = math.fsum(values) / n
-    if n < 2:
-        return round(mean, 4), None
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = t975(n - 1) * math.sqrt(var / n)
-    return round(mean, 4), (round(mean - half, 4), round(mean + half, 4))
+    mean, ci = t_interval(values)
+    return round(mean, 4), None if ci is None else (round(ci[0], 4), round(ci[1], 4))
 
 
 class ScoreSample:

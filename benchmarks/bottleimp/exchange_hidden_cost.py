@@ -20,7 +20,6 @@ deal as it finishes (this process the only writer); ``run`` again resumes.
 """
 import argparse
 import json
-import statistics
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -29,6 +28,7 @@ from scoundrel_solver.batch import AppendFile, BatchError, parse_seeds, read_jso
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.setuphint import setup_hint
 from scoundrel_solver.bottleimp.setupview import setup_view_of
+from scoundrel_solver.intervals import mean_ci
 
 ROOT = Path(__file__).resolve().parents[1]
 WHOLE = ROOT / "results" / "bottleimp" / "lopaka-classic-whole.jsonl"
@@ -92,9 +92,8 @@ def run(args):
 
 
 def _mean_ci(xs):
-    mean = statistics.mean(xs)
-    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
-    return f"{mean:.2f} (95 % {mean - half:.2f} to {mean + half:.2f})"
+    mean, ci = mean_ci(xs)
+    return f"{mean:.2f}" + ("" if ci is None else f" (95 % {ci[0]:.2f} to {ci[1]:.2f})")
 
 
 def summary(args):

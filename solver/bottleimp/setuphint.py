@@ -50,7 +50,7 @@ from fractions import Fraction
 from typing import Optional
 
 from ..errors import InputError
-from ..intervals import t975
+from ..intervals import t_interval
 from ..pools import Inline, drop_pool, pool, workers_default
 from .engine import Budget
 from .exchange import solve_zero_sum
@@ -287,14 +287,7 @@ def _better(seat_is_a: bool):
 
 def paired(a: list, b: list) -> tuple:
     """``(mean, (low, high) or None)`` of the differences ``a[i] - b[i]`` (Student's t, 95 %)."""
-    d = [float(x - y) for x, y in zip(a, b)]
-    n = len(d)
-    mean = math.fsum(d) / n
-    if n < 2:
-        return mean, None
-    var = math.fsum((v - mean) ** 2 for v in d) / (n - 1)
-    half = t975(n - 1) * math.sqrt(var / n)
-    return mean, (mean - half, mean + half)
+    return t_interval([float(x - y) for x, y in zip(a, b)])
 
 
 def survivors(alive: list, values: dict, seat_is_a: bool) -> list:
@@ -442,12 +435,7 @@ def setup_hint(view: SetupView, samples: int = 0, seconds: float = 0.0, model: M
         vals = values[i]
         n = len(vals)
         mean = Fraction(sum(vals), n)
-        ci = None
-        if n >= 2:
-            m = float(mean)
-            sd = math.sqrt(math.fsum((float(v) - m) ** 2 for v in vals) / (n - 1))
-            half = t975(n - 1) * sd / math.sqrt(n)
-            ci = (m - half, m + half)
+        ci = t_interval([float(v) for v in vals])[1]
         rep, members = classes[i]
         figures.append(Candidate(rep, tuple(m for m in members if m != rep), mean, ci,
                                  Fraction(best_counts[i], n), n, tuple(vals)))
