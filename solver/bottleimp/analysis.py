@@ -341,6 +341,12 @@ def exchange_game(state: State, budget: Budget = None, progress: ProgressFn = No
                        budget, progress, workers)
 
 
+def open_stack_cells(state: State, engine: Engine, budget: Budget) -> list:
+    """The four cells of the open-stack game of a Glitzerhaus state before ``open``, searched in this
+    process by ``engine`` within ``budget``: ``[[Margin]]``, A's stack 1 and 2 (rows) against B's."""
+    return [[Margin.of(engine.bounds(state.apply(Reveal(a, b)), budget)) for b in (1, 2)] for a in (1, 2)]
+
+
 def open_stack_game(state: State, budget: Budget = None, progress: ProgressFn = None,
                     workers: int = None) -> MatrixGame:
     """Glitzerhaus right before ``open``: A's open stack (rows 1, 2) against B's (columns)."""

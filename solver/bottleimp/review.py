@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from .analysis import (EXCHANGE_METHOD, OPEN_METHOD, MatrixGame, NoAnalysis, Progress, exchange_game,
-                       open_stack_game, shared_engine)
+                       open_stack_cells, open_stack_game, shared_engine)
 from .engine import Budget, Engine, Margin
 from .exchange import solve_zero_sum
 from .notation import parse_line, replay
@@ -418,7 +418,7 @@ def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, wo
             setup.append(SetupReview(action, OPEN_METHOD, None))
             nodes += game.nodes
         else:
-            reviewed = stack_review(states, actions, k, budget, engine, workers) if stacks else None
+            reviewed = stack_review(states, actions, k, budget, engine) if stacks else None
             if not stacks:
                 setup.append(SetupReview(action, None, STACKS_SKIPPED))
             elif reviewed is None:
@@ -440,14 +440,14 @@ def _open_game_value(state: State, budget: Budget, engine: Engine) -> Margin:
     """The value of the open-stack 2 x 2 game of a Glitzerhaus state before ``open``, its four
     cells searched by ``engine`` (or the bounds: the values of the games of the cells' lower and
     of their upper bounds, as :attr:`.analysis.MatrixGame.value_bounds`)."""
-    cells = [[Margin.of(engine.bounds(state.apply(Reveal(a, b)), budget)) for b in (1, 2)] for a in (1, 2)]
+    cells = open_stack_cells(state, engine, budget)
     lower = solve_zero_sum([[c.lower for c in row] for row in cells])[0]
     if all(c.exact for row in cells for c in row):
         return Margin(lower, lower)
     return Margin(lower, solve_zero_sum([[c.upper for c in row] for row in cells])[0])
 
 
-def stack_review(states, actions, k: int, budget: Budget, engine: Engine, workers=None) -> Optional[StackReview]:
+def stack_review(states, actions, k: int, budget: Budget, engine: Engine) -> Optional[StackReview]:
     """The hindsight review of the stack step ``actions[k]`` (a :class:`Discard`) of the line
     whose positions are ``states`` (see the module's doc); None for stack 1 of a line that
     stops before stack 2."""

@@ -52,11 +52,12 @@ from typing import Optional
 from ..errors import InputError
 from ..intervals import t_interval
 from ..pools import Inline, drop_pool, pool, workers_default
+from .analysis import open_stack_cells
 from .engine import Budget
 from .exchange import solve_zero_sum
 from .policy import low_cards_setup
 from .setupview import SetupView, draw, draws
-from .state import Pass, Reveal, State
+from .state import Pass, State
 
 #: what the figures are, in every output that shows them
 NAMED = ("double-dummy mean over sampled deals under the named model: assumes every player sees every card once "
@@ -187,17 +188,12 @@ def play_value(state: State, deadline: float) -> Optional[int]:
 
 
 def open_game(state: State, deadline: float) -> Optional[tuple]:
-    """``(value, A's mix, B's mix)`` of the 2 x 2 open-stack game of a Glitzerhaus state before
-    ``open`` (exact, :func:`.exchange.solve_zero_sum`); None when ``deadline`` stopped it."""
-    matrix = []
-    for a in (1, 2):
-        row = []
-        for b in (1, 2):
-            v = play_value(state.apply(Reveal(a, b)), deadline)
-            if v is None:
-                return None
-            row.append(v)
-        matrix.append(row)
+    """``(value, A's mix, B's mix, matrix)`` of the 2 x 2 open-stack game of a Glitzerhaus state
+    before ``open`` (exact, :func:`.exchange.solve_zero_sum`); None when ``deadline`` stopped it."""
+    cells = open_stack_cells(state, _engine(state.rules), Budget(deadline=deadline))
+    if not all(c.exact for row in cells for c in row):
+        return None
+    matrix = [[c.lower for c in row] for row in cells]
     return solve_zero_sum(matrix) + (matrix,)
 
 
@@ -445,7 +441,8 @@ def setup_hint(view: SetupView, samples: int = 0, seconds: float = 0.0, model: M
         ci = difference[1]
         clear = ci is not None and (ci[0] > 0 if seat_is_a else ci[1] < 0)
     return SetupHint(view.seat_name, view.step_name, model, model.opponent_text(view), Model.later_text(view),
-                     tuple(figures), len(options(view)), done, samples or None, time.monotonic() - start,
+                     tuple(figures), sum(len(members) for _, members in classes), done, samples or None,
+                     time.monotonic() - start,
                      difference, clear)
 
 
