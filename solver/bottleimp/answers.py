@@ -407,26 +407,6 @@ def table_hint_json(h: TableHint, view: View, seconds: float, seed=None, moves=N
     return out
 
 
-def setup_view_dict(start: State, actions, seat: int) -> dict:
-    """The ``imp-setup-view`` of ``seat`` after the setup ``actions`` (its own cards, and each
-    step as it saw it: what it laid down, passed and received)."""
-    from .game import setup_seen, task
-    state = start
-    for a in actions:
-        state = state.apply(a)
-    rules = start.rules
-    out = {"type": "imp-setup-view", "variant": rules.variant, "cards": rules.cards, "seat": rules.seats[seat],
-           "step": task(state)}
-    if rules.variant == "lopaka":
-        out["hand"] = list(state.hands[seat])
-    else:
-        out["stacks"] = {"1": list(state.hands[seat * 2]),
-                         "2": list(state.hands[seat * 2 + 1]) if state.step >= 1 else None}
-        out["stack_2_size"] = len(state.hands[seat * 2 + 1])
-    out["setup"] = [setup_seen(rules, a, seat) for a in actions]
-    return out
-
-
 def _choice_json(choice) -> dict:
     out = {"choice": choice_text(choice)}
     if isinstance(choice, tuple):
@@ -466,11 +446,12 @@ def setup_hint_json(h: SetupHint, view_json: dict, seed=None, moves=None, second
 def setup_view_after(start: State, moves_text: str = "", seat: str = None) -> tuple:
     """``(view, view JSON, moves)``: what ``seat`` (``A`` or ``B``; default A, as either player may
     ask at a simultaneous step) knows after the setup steps ``moves_text``."""
+    from .game import setup_view_dict
     segments = parse_line(moves_text, start.rules)
     actions = [a for s in segments for a in s]
-    replay(start, segments)
+    state = replay(start, segments)[-1]
     index = start.rules.seats.index(seat or "A")
-    return setup_view_of(start, actions, index), setup_view_dict(start, actions, index), format_line(
+    return setup_view_of(start, actions, index), setup_view_dict(state, actions, index), format_line(
         line_of(start, actions))
 
 

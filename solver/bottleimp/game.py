@@ -228,18 +228,25 @@ def seat_view(step_: Step) -> dict:
     """What the human seat sees now: in the play phase the ``imp-table-view`` of
     :func:`.worlds.view_of`; in the setup its own cards (Glitzerhaus: stack 2 stays face down
     until stack 1's step is done, IMP-RULES §4.5), what it discarded, passed and received."""
-    state, human, rules = step_.state, step_.human, step_.start.rules
-    if not state.in_setup:
-        return view_dict(view_of(step_.start, list(step_.actions), human))
-    me = rules.seats[human]
-    out = {"type": "imp-setup-view", "variant": rules.variant, "cards": rules.cards, "seat": me, "step": task(state)}
+    if not step_.state.in_setup:
+        return view_dict(view_of(step_.start, list(step_.actions), step_.human))
+    return setup_view_dict(step_.state, step_.actions, step_.human)
+
+
+def setup_view_dict(state: State, actions, seat: int) -> dict:
+    """The ``imp-setup-view`` of ``seat`` at the setup step due in ``state`` (after the setup
+    ``actions``): its own cards (Glitzerhaus: stack 2 face down, null, until stack 1's step is
+    done), and each step as it saw it (what it laid down, passed and received)."""
+    rules = state.rules
+    out = {"type": "imp-setup-view", "variant": rules.variant, "cards": rules.cards, "seat": rules.seats[seat],
+           "step": task(state)}
     if rules.variant == "lopaka":
-        out["hand"] = list(state.hands[human])
+        out["hand"] = list(state.hands[seat])
     else:
-        out["stacks"] = {"1": list(state.hands[human * 2])}
-        out["stacks"]["2"] = list(state.hands[human * 2 + 1]) if state.step >= 1 else None
-        out["stack_2_size"] = len(state.hands[human * 2 + 1])
-    out["setup"] = [setup_seen(rules, a, human) for a in step_.actions if not isinstance(a, Play)]
+        out["stacks"] = {"1": list(state.hands[seat * 2])}
+        out["stacks"]["2"] = list(state.hands[seat * 2 + 1]) if state.step >= 1 else None
+        out["stack_2_size"] = len(state.hands[seat * 2 + 1])
+    out["setup"] = [setup_seen(rules, a, seat) for a in actions if not isinstance(a, Play)]
     return out
 
 
@@ -259,4 +266,4 @@ def options(step_: Step) -> list:
 
 
 __all__ = ["GameError", "Step", "check_bot", "human_seat", "options", "own_setup_choice", "seat_view", "seen_line", "seen_segment",
-           "setup_seen", "step", "task", "to_move"]
+           "setup_seen", "setup_view_dict", "step", "task", "to_move"]
