@@ -25,6 +25,8 @@ def search_reporter(line: ProgressLine):
             told = f"hint: {p.done}/{p.total} cards exact"
         elif p.stage == "review":
             told = f"review: {p.done}/{p.total} cards"
+        elif p.stage in ("s1", "s2"):
+            told = f"review of {p.stage}: {p.done}/{p.total} pairs"
         else:
             told = f"{p.stage} matrix game: {p.done}/{p.total} rows"
         line.show(f"{told}, {p.nodes:,} nodes, {elapsed:.1f} s")

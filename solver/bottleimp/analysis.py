@@ -76,7 +76,7 @@ class NoAnalysis(InputError):
 @dataclass(frozen=True)
 class Progress:
     """What a long analysis has done so far: ``stage`` (``play``, ``exchange``,
-    ``open-stack``, ``hint``), the bounds proven on the value of the current search (play
+    ``open-stack``, ``hint``, ``review``, and ``s1``/``s2`` for the review's stack steps), the bounds proven on the value of the current search (play
     phase; None otherwise), the nodes so far, and ``done`` of ``total`` pieces (rows of a
     matrix game, cards of a hint)."""
 

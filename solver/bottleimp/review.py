@@ -418,7 +418,7 @@ def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, wo
             setup.append(SetupReview(action, OPEN_METHOD, None))
             nodes += game.nodes
         else:
-            reviewed = stack_review(states, actions, k, budget, engine) if stacks else None
+            reviewed = stack_review(states, actions, k, budget, engine, progress) if stacks else None
             if not stacks:
                 setup.append(SetupReview(action, None, STACKS_SKIPPED))
             elif reviewed is None:
@@ -447,10 +447,12 @@ def _open_game_value(state: State, budget: Budget, engine: Engine) -> Margin:
     return Margin(lower, solve_zero_sum([[c.upper for c in row] for row in cells])[0])
 
 
-def stack_review(states, actions, k: int, budget: Budget, engine: Engine) -> Optional[StackReview]:
+def stack_review(states, actions, k: int, budget: Budget, engine: Engine,
+                 progress: Optional[Callable[[Progress], None]] = None) -> Optional[StackReview]:
     """The hindsight review of the stack step ``actions[k]`` (a :class:`Discard`) of the line
     whose positions are ``states`` (see the module's doc); None for stack 1 of a line that
-    stops before stack 2."""
+    stops before stack 2.  ``progress`` after each pair searched (stage ``s1`` or ``s2``, the
+    pairs of both players counted)."""
     from .setuphint import canonical
     state, action = states[k], actions[k]
     stack = action.stack
@@ -463,6 +465,7 @@ def stack_review(states, actions, k: int, budget: Budget, engine: Engine) -> Opt
     table = state.rules.table
     played = {0: (action.a_devil, action.a_pass), 1: (action.b_devil, action.b_pass)}
     out = []
+    total, done = len(state.setup_options(0)) + len(state.setup_options(1)), 0
     for seat in (0, 1):
         other = played[1 - seat]
         holding = state.hands[seat * 2 + state.step]
@@ -470,6 +473,9 @@ def stack_review(states, actions, k: int, budget: Budget, engine: Engine) -> Opt
         options = []
         for option in state.setup_options(seat):
             rep = canonical(option, holding, table)
+            if progress is not None:
+                progress(Progress(f"s{stack}", None, None, engine.stats()["nodes"] - n0, done, total))
+            done += 1
             if rep not in known:
                 after = state.apply(state.joint_action({seat: rep, 1 - seat: other}))
                 if stack == 2:
