@@ -221,7 +221,7 @@ def play_out_from(start: State, actions, bots: dict) -> list:
     state = start
     for a in actions:
         state = state.apply(a)
-    return _play_out(state, bots, start, list(actions))[len(actions):]
+    return _play_out(state, bots, start, list(actions))
 
 
 def setup_choice(bot, state: State, seat: int, start: State, actions, progress=None):

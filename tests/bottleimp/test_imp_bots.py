@@ -114,3 +114,7 @@ def test_the_table_bots_game_does_not_depend_on_the_hints_table(variant, seed, a
         tablehint.use_engine(None)
     assert set(tablehint.LOG2_ENTRIES) == {"lopaka", "glitzerhaus"}
     assert games[0] == games[1] == games[2] == games[3] and len(games[0]) > 4
+    end = state
+    for action in games[0]:          # the actions from the prefix on, the first one included
+        end = end.apply(action)
+    assert end.finished
