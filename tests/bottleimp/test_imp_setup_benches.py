@@ -5,7 +5,11 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from scoundrel_solver.bottleimp import Rules, deal
+
+from imp_games import require_slow
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,3 +51,72 @@ def test_the_hidden_cost_is_the_matrix_against_the_equilibrium(tmp_path):
     assert rec["pair"] == whole["matrix"][rows.index(rec["hint_A"])][cols.index(rec["hint_B"])]
     summary = script("exchange_hidden_cost.py", "summary", out)
     assert summary.returncode == 0 and "1 deals (1-1)" in summary.stdout
+
+
+def test_the_glitzerhaus_setup_figures_are_the_cells_of_independent_solves(tmp_path):
+    """The open step's record against the engine's own values of the four open-stack cells, the
+    stats file's value of the deal, and the setup hint's choices made again here."""
+    from scoundrel_solver.bottleimp.analysis import policy_steps
+    from scoundrel_solver.bottleimp.engine import Engine
+    from scoundrel_solver.bottleimp.setuphint import setup_hint
+    from scoundrel_solver.bottleimp.setupview import setup_view_of
+    from scoundrel_solver.bottleimp.state import Reveal
+
+    out = tmp_path / "g.jsonl"
+    run = script("glitzerhaus_setup.py", "run", "--step", "open", "--deals", "3", "--samples", "2", "--out", out)
+    assert run.returncode == 0, run.stderr
+    (rec,) = [json.loads(line) for line in out.read_text().splitlines()]
+    start = deal(3, Rules("glitzerhaus")).start()
+    steps = policy_steps(start)
+    state = start
+    for a in steps:
+        state = state.apply(a)
+    engine = Engine()
+    cells = [[engine.value(state.apply(Reveal(a, b))) for b in (1, 2)] for a in (1, 2)]
+    assert rec["matrix"] == cells
+    stats = json.loads((ROOT / "benchmarks/results/bottleimp/stats/glitzerhaus-classic.jsonl").open().readlines()[2])
+    assert stats["seed"] == 3 and rec["value"] == stats["value"]
+    hint = {s: setup_hint(setup_view_of(start, steps, i), samples=2, workers=1).recommended for s, i in (("A", 0), ("B", 1))}
+    assert (rec["hint_A"], rec["hint_B"]) == (hint["A"], hint["B"])
+    assert rec["policy"] == cells[hint["A"] - 1][hint["B"] - 1] and rec["low"] == cells[0][0]
+    assert rec["worth_A"] == cells[hint["A"] - 1][0] - cells[0][0]
+    assert rec["worth_B"] == cells[0][0] - cells[0][hint["B"] - 1]
+    assert rec["hint_cost_A"] >= 0 and rec["hint_cost_B"] >= 0 and rec["low_cost_A"] >= 0
+    again = script("glitzerhaus_setup.py", "run", "--step", "open", "--deals", "3", "--samples", "2", "--out", out)
+    assert "0 deals to measure" in again.stderr
+    summary = script("glitzerhaus_setup.py", "summary", out)
+    assert summary.returncode == 0 and "1 deals (3-3)" in summary.stdout, summary.stderr
+
+
+@pytest.mark.slow
+def test_a_stack_steps_worth_is_the_open_stack_game_after_the_hints_choice(tmp_path, request):
+    """The s2 record: each seat's hint choice (made again here) against the opponent's low-cards
+    one, then the open-stack game solved here, less the all-low-cards value."""
+    require_slow(request)
+    from scoundrel_solver.bottleimp.exchange import solve_zero_sum
+    from scoundrel_solver.bottleimp.engine import Engine
+    from scoundrel_solver.bottleimp.policy import low_cards_setup
+    from scoundrel_solver.bottleimp.setuphint import setup_hint
+    from scoundrel_solver.bottleimp.setupview import setup_view_of
+    from scoundrel_solver.bottleimp.state import Reveal
+
+    out = tmp_path / "s2.jsonl"
+    run = script("glitzerhaus_setup.py", "run", "--step", "s2", "--deals", "2", "--samples", "1", "--out", out)
+    assert run.returncode == 0, run.stderr
+    (rec,) = [json.loads(line) for line in out.read_text().splitlines()]
+    start = deal(2, Rules("glitzerhaus")).start()
+    first = start.joint_action({0: low_cards_setup(start, 0), 1: low_cards_setup(start, 1)})
+    state = start.apply(first)
+    engine = Engine()
+
+    def game(choices):
+        s = state.apply(state.joint_action(choices))
+        return solve_zero_sum([[engine.value(s.apply(Reveal(a, b))) for b in (1, 2)] for a in (1, 2)])[0]
+    low = {0: low_cards_setup(state, 0), 1: low_cards_setup(state, 1)}
+    base = game(low)
+    assert Fraction(rec["low_value"]) == base
+    for seat, i in (("A", 0), ("B", 1)):
+        choice = setup_hint(setup_view_of(start, [first], i), samples=1, workers=1).recommended
+        assert tuple(rec["choice_" + seat]) == choice
+        v = game({i: choice, 1 - i: low[1 - i]})
+        assert rec["worth_" + seat] == float(v - base if seat == "A" else base - v)

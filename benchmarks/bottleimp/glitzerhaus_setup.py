@@ -1,0 +1,212 @@
+"""Glitzerhaus with the setup by the setup hint: double-dummy figures, and what each setup step is worth.
+
+    python benchmarks/bottleimp/glitzerhaus_setup.py run --step open --deals 1-200 [--samples 16] [--out FILE]
+    python benchmarks/bottleimp/glitzerhaus_setup.py run --step s1 --deals 1-20 --samples 4
+    python benchmarks/bottleimp/glitzerhaus_setup.py summary [FILE ...]
+
+The published Glitzerhaus figures (docs/statistics.md) make the two stack steps by the
+low-cards setup policy and then let both players see every card for the open choice (the exact
+2 x 2 open-stack game).  The ``table`` bot makes the open choice by the setup hint instead,
+from what its seat knows (its own two stacks, what it laid, passed and received), over
+``--samples`` drawn deals (16, as the bot), and (at a cost that keeps it out of the bot for
+now) could make the stack steps the same way.  Per deal:
+
+``--step open`` (both stack steps by the low-cards policy; the deal's four open-stack cells
+solved exactly):
+
+* ``value``: the open-stack game's value (both players see every card: today's figure);
+* ``policy``: the cell of both seats' hint choices: the round's double-dummy value when both
+  seats make the open choice as the ``table`` bot does;
+* ``low``: the cell of both keeping stack 1 open (the low-cards policy);
+* ``worth_A``, ``worth_B``: what the seat's hint choice gains against an opponent keeping stack
+  1 open, beside both keeping stack 1 open (each seat's own sign: more is better for it);
+* ``hint_cost_A``, ``hint_cost_B``: what the hint choice gives up against the opponent's
+  equilibrium mix, beside the value (never negative); ``low_cost_*``: the same for stack 1.
+
+``--step s1`` or ``s2``: the seat's choice at that stack step by the setup hint (``--samples``
+drawn deals, its default model: the opponent by the low-cards policy, the later steps as the
+hint names them), the opponent's by the low-cards policy, the other stack step by the
+low-cards policy for both, then the exact open-stack game's value.  ``worth_A``/``worth_B``:
+that value less the all-low-cards one, each seat's sign; ``choice_A``/``choice_B`` and the
+low-cards choices beside them.
+
+Every figure is double dummy after the choices it names (perfect play on both sides, every
+card seen); the hint's choices see only the seat's own cards.  A line a deal as it finishes
+(this process the only writer); ``run`` again resumes.
+"""
+import argparse
+import json
+import statistics
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+from scoundrel_solver.batch import AppendFile, BatchError, parse_seeds, read_json_lines
+from scoundrel_solver.bottleimp import Rules, deal
+from scoundrel_solver.bottleimp.policy import low_cards_setup
+from scoundrel_solver.bottleimp.setuphint import open_game, setup_hint
+from scoundrel_solver.bottleimp.setupview import setup_view_of
+from scoundrel_solver.intervals import mean_ci
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "results" / "bottleimp" / "setup-hint"
+SEATS = {"A": 0, "B": 1}
+
+
+def out_path(step: str, samples: int) -> Path:
+    return OUT / f"glitzerhaus-setup-{step}-{samples}.jsonl"
+
+
+def low_step(state):
+    """The joint action of the stack step due in ``state``, both seats by the low-cards policy."""
+    return state.joint_action({0: low_cards_setup(state, 0), 1: low_cards_setup(state, 1)})
+
+
+def exact_game(state):
+    """``(value, A's mix, B's mix, matrix)`` of the open-stack game of ``state`` (before ``open``)."""
+    return open_game(state, 0.0)
+
+
+def _against(matrix, mix, row=None, col=None):
+    if row is not None:
+        return sum((q * matrix[row][j] for j, q in enumerate(mix)), Fraction(0))
+    return sum((p * matrix[i][col] for i, p in enumerate(mix)), Fraction(0))
+
+
+def measure_open(seed: int, samples: int) -> dict:
+    start = deal(seed, Rules("glitzerhaus")).start()
+    actions, state = [], start
+    while state.step < 2:
+        a = low_step(state)
+        actions.append(a)
+        state = state.apply(a)
+    value, x, y, m = exact_game(state)
+    hint = {seat: setup_hint(setup_view_of(start, actions, i), samples=samples, workers=1).recommended
+            for seat, i in SEATS.items()}
+    low = {seat: low_cards_setup(state, i) for seat, i in SEATS.items()}
+    ia, ib, la, lb = hint["A"] - 1, hint["B"] - 1, low["A"] - 1, low["B"] - 1
+    return {"seed": seed, "step": "open", "samples": samples, "value": str(value), "matrix": m,
+            "mix_A": [str(p) for p in x], "mix_B": [str(q) for q in y],
+            "hint_A": hint["A"], "hint_B": hint["B"], "low_A": low["A"], "low_B": low["B"],
+            "policy": m[ia][ib], "low": m[la][lb],
+            "worth_A": m[ia][lb] - m[la][lb], "worth_B": m[la][lb] - m[la][ib],
+            "hint_cost_A": float(value - _against(m, y, row=ia)), "hint_cost_B": float(_against(m, x, col=ib) - value),
+            "low_cost_A": float(value - _against(m, y, row=la)), "low_cost_B": float(_against(m, x, col=lb) - value)}
+
+
+def measure_stack(seed: int, step: str, samples: int) -> dict:
+    """The worth of the setup hint at stack step ``step`` (s1 or s2) to each seat, double dummy."""
+    index = {"s1": 0, "s2": 1}[step]
+    start = deal(seed, Rules("glitzerhaus")).start()
+    before, state = [], start
+    while state.step < index:
+        a = low_step(state)
+        before.append(a)
+        state = state.apply(a)
+    low = {seat: low_cards_setup(state, i) for seat, i in SEATS.items()}
+
+    def value_after(choices):
+        s = state.apply(state.joint_action(choices))
+        while s.step < 2:
+            s = s.apply(low_step(s))
+        return exact_game(s)[0]
+    base = value_after({0: low["A"], 1: low["B"]})
+    rec = {"seed": seed, "step": step, "samples": samples, "low_value": str(base),
+           "low_A": list(low["A"]), "low_B": list(low["B"])}
+    for seat, i in SEATS.items():
+        choice = setup_hint(setup_view_of(start, before, i), samples=samples, workers=1).recommended
+        other = "B" if seat == "A" else "A"
+        v = value_after({i: choice, 1 - i: low[other]})
+        rec[f"choice_{seat}"] = list(choice)
+        rec[f"value_{seat}"] = str(v)
+        rec[f"worth_{seat}"] = float(v - base) if seat == "A" else float(base - v)
+    return rec
+
+
+def run(args):
+    seeds = list(parse_seeds(args.deals))
+    samples = args.samples or (16 if args.step == "open" else 4)
+    out = args.out or out_path(args.step, samples)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with AppendFile(out) as f:
+        found = read_json_lines(out, lambda r: None)
+        f.mend(found)
+        done = {r["seed"] for _, r in found.items}
+        todo = [s for s in seeds if s not in done]
+        print(f"{len(todo)} deals to measure -> {out}", file=sys.stderr)
+        for s in todo:
+            rec = measure_open(s, samples) if args.step == "open" else measure_stack(s, args.step, samples)
+            f.write((json.dumps(rec) + "\n").encode())
+
+
+def _fmt(xs):
+    mean, ci = mean_ci([float(x) for x in xs])
+    return f"{mean:+.2f}" + ("" if ci is None else f" (95 % {ci[0]:+.2f} to {ci[1]:+.2f})")
+
+
+def summary_lines(recs) -> list:
+    """The summary of one file's records (one step, one sample count) as lines of text."""
+    n = len(recs)
+    step, samples = recs[0]["step"], recs[0]["samples"]
+    seeds = sorted(r["seed"] for r in recs)
+    head = f"Glitzerhaus, step {step}, the hint at {samples} drawn deals; {n} deals ({seeds[0]}-{seeds[-1]}), double dummy:"
+    lines = [head]
+    if step == "open":
+        for key, name in (("value", "both see every card (the exact open-stack game)"),
+                          ("policy", "both by the setup hint (the table bot)"),
+                          ("low", "both keep stack 1 open (low-cards)")):
+            vals = [float(Fraction(r[key])) for r in recs]
+            ahead = sum(v > 0 for v in vals)
+            lines.append(f"  {name}: mean A - B {_fmt(vals)}, median {statistics.median(vals):+.1f}, "
+                         f"A ahead in {ahead} of {n}")
+        for seat in ("A", "B"):
+            lines.append(f"  {seat}: the hint's choice is worth {_fmt([r['worth_' + seat] for r in recs])} against stack 1 "
+                         f"kept open; gives up {_fmt([r['hint_cost_' + seat] for r in recs])} against the equilibrium "
+                         f"mix (stack 1: {_fmt([r['low_cost_' + seat] for r in recs])}); opens stack 1 in "
+                         f"{sum(r['hint_' + seat] == 1 for r in recs)} of {n}")
+    else:
+        for seat in ("A", "B"):
+            same = sum(r["choice_" + seat] == r["low_" + seat] for r in recs)
+            lines.append(f"  {seat}: the hint's choice is worth {_fmt([r['worth_' + seat] for r in recs])} against the "
+                         f"low-cards choice (the rest of the setup as the low-cards policy, then the exact open-stack "
+                         f"game); the same choice in {same} of {n}")
+    return lines
+
+
+def summary(args):
+    files = args.files or sorted(OUT.glob("glitzerhaus-setup-*.jsonl"))
+    if not files:
+        raise BatchError(f"no results file under {OUT}")
+    for path in files:
+        recs = [r for _, r in read_json_lines(path, lambda r: None).items]
+        if not recs:
+            raise BatchError(f"{path} holds no record")
+        print("\n".join(summary_lines(recs)))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run")
+    p.add_argument("--step", choices=["open", "s1", "s2"], default="open")
+    p.add_argument("--deals", default="1-200")
+    p.add_argument("--samples", type=int, default=0, help="drawn deals a hint (default 16 at open, 4 at s1/s2)")
+    p.add_argument("--out", type=Path)
+    s = sub.add_parser("summary")
+    s.add_argument("files", type=Path, nargs="*")
+    args = parser.parse_args()
+    try:
+        if args.command == "run":
+            if args.samples < 0:
+                raise BatchError("--samples takes 1 or more")
+            run(args)
+        else:
+            summary(args)
+    except BatchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
