@@ -118,7 +118,9 @@ cdef inline void quick_bounds(Engine *e, Pos *p, int f, int *lo, int *hi) noexce
     cdef int r = coins_of(e, live)
     cdef int pa = p.won[0], pb = p.won[e.seat_b], d = e.devil
     cdef int l = INF, h = -INF, sa = 0, xa = r, sb = 0, xb = r
-    if e.flags & USE_QUICK:
+    cdef uint64_t below = (1ULL << p.pidx) - 1
+    # (with cards below the price in both A's and B's hands the gains are nothing and everything)
+    if e.flags & USE_QUICK and not ((seat_cards(e, p, 0) & below) and (seat_cards(e, p, e.seat_b) & below)):
         gains(e, p, 0, live, r, &sa, &xa)
         gains(e, p, e.seat_b, live, r, &sb, &xb)
         if xa > r - sb:
