@@ -85,7 +85,12 @@ cdef inline void gains(Engine *e, Pos *p, int seat, uint64_t live, int r, int *s
     other card in play ("top" cards) win whatever trick they are in (the trick's highest card,
     and any card below the price in it is the seat's own), and those tricks hold, from each
     other holding, a card of at least the cheapest coins it has: at least ``t`` tricks, ``t`` the
-    most top cards in one of the seat's holdings (a holding gives one card a trick)."""
+    most such cards in one of the seat's holdings (a holding gives one card a trick).  So does
+    its lowest card below the price: every price from now on is one of the seat's own cards
+    below the price, all higher, so that card stays below the price and wins its trick.
+
+    Any seat, Lopaka's too (``quick_bounds`` shares the coins out: what one surely wins no other
+    may win)."""
     cdef uint64_t mine = seat_cards(e, p, seat), others = live & ~mine, below = (1ULL << p.pidx) - 1, top
     cdef int h, t = 0, k, own0, own1
     if mine & below or not mine:
@@ -95,6 +100,8 @@ cdef inline void gains(Engine *e, Pos *p, int seat, uint64_t live, int r, int *s
     sure[0] = 0
     if mine and not (others & below):
         top = mine & ~((2ULL << high_bit(others)) - 1) if others else mine
+        if mine & below:                # and its lowest card below the price (see above)
+            top |= mine & below & (0 - (mine & below))
         if top:
             own0 = seat * 2 if e.glitz else seat
             own1 = own0 + 1 if e.glitz else own0
@@ -117,16 +124,18 @@ cdef inline void quick_bounds(Engine *e, Pos *p, int f, int *lo, int *hi) noexce
     cdef uint64_t live = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
     cdef int r = coins_of(e, live)
     cdef int pa = p.won[0], pb = p.won[e.seat_b], d = e.devil
-    cdef int l = INF, h = -INF, sa = 0, xa = r, sb = 0, xb = r
+    cdef int l = INF, h = -INF, sa = 0, xa = r, sb = 0, xb = r, sl = 0, xl = r
     cdef uint64_t below = (1ULL << p.pidx) - 1
     # (with cards below the price in both A's and B's hands the gains are nothing and everything)
     if e.flags & USE_QUICK and not ((seat_cards(e, p, 0) & below) and (seat_cards(e, p, e.seat_b) & below)):
         gains(e, p, 0, live, r, &sa, &xa)
         gains(e, p, e.seat_b, live, r, &sb, &xb)
-        if xa > r - sb:
-            xa = r - sb
-        if xb > r - sa:
-            xb = r - sa
+        if not e.glitz:                 # what Lopaka surely wins, neither A nor B may
+            gains(e, p, 1, live, r, &sl, &xl)
+        if xa > r - sb - sl:
+            xa = r - sb - sl
+        if xb > r - sa - sl:
+            xb = r - sa - sl
     if f & 1:           # A pays the devil's trick; B scores what B has and wins
         l = min(l, -d - pb - xb)
         h = max(h, -d - pb - sb)
