@@ -24,10 +24,9 @@ cdef extern from *:
 
 
 cdef inline int coins_of(Engine *e, uint64_t m) noexcept nogil:
-    cdef int v, t = 0
-    for v in range(1, 7):
-        t += v * __builtin_popcountll(m & e.deck.coinmask[v])
-    return t
+    """The coins of the cards of ``m``: by the bits of the coins' numbers (1-6 < 8)."""
+    return (__builtin_popcountll(m & e.deck.coinbit[0]) + 2 * __builtin_popcountll(m & e.deck.coinbit[1])
+            + 4 * __builtin_popcountll(m & e.deck.coinbit[2]))
 
 
 cdef inline int cheapest(Engine *e, uint64_t m, int n) noexcept nogil:
@@ -73,7 +72,7 @@ cdef inline int fates(Engine *e, Pos *p) noexcept nogil:
     return out
 
 
-cdef inline void gains(Engine *e, Pos *p, int seat, uint64_t live, int r, int *sure, int *poss) noexcept nogil:
+cdef inline void gains(Engine *e, Pos *p, int seat, uint64_t live, int r, int *sure, int *poss, bint want_poss=1) noexcept nogil:
     """Bounds on the coins ``seat`` (A or B) wins from this trick boundary on.
 
     May win: a seat without a card below the price wins a trick only with its card the
@@ -93,7 +92,7 @@ cdef inline void gains(Engine *e, Pos *p, int seat, uint64_t live, int r, int *s
     may win)."""
     cdef uint64_t mine = seat_cards(e, p, seat), others = live & ~mine, below = (1ULL << p.pidx) - 1, top
     cdef int h, t = 0, k, own0, own1
-    if mine & below or not mine:
+    if mine & below or not mine or not want_poss:
         poss[0] = r if mine else 0
     else:
         poss[0] = coins_of(e, mine | (others & ((1ULL << high_bit(mine)) - 1)))
@@ -131,7 +130,7 @@ cdef inline void quick_bounds(Engine *e, Pos *p, int f, int *lo, int *hi) noexce
         gains(e, p, 0, live, r, &sa, &xa)
         gains(e, p, e.seat_b, live, r, &sb, &xb)
         if not e.glitz:                 # what Lopaka surely wins, neither A nor B may
-            gains(e, p, 1, live, r, &sl, &xl)
+            gains(e, p, 1, live, r, &sl, &xl, 0)
         if xa > r - sb - sl:
             xa = r - sb - sl
         if xb > r - sa - sl:

@@ -61,7 +61,7 @@ cdef class Core:
     def set_rules(self, bint glitz, coins, suits, int devil):
         """The variant, the card table (coins and suit numbers 0-2 of the 36 cards by index)
         and the coins of the devil's trick."""
-        cdef int i
+        cdef int i, h
         self.e.devil = devil            # part of the table's key: no need to start afresh
         if self.rules_key is not None and self.rules_key[0] == bool(glitz) and self.rules_key[1] is coins \
                 and self.rules_key[2] is suits:
@@ -78,11 +78,15 @@ cdef class Core:
         self.e.seat_b = 1 if glitz else 2
         self.e.deck.suitmask[0] = self.e.deck.suitmask[1] = self.e.deck.suitmask[2] = 0
         memset(self.e.deck.coinmask, 0, sizeof(self.e.deck.coinmask))
+        memset(self.e.deck.coinbit, 0, sizeof(self.e.deck.coinbit))
         for i in range(NCARDS):
             self.e.deck.coins[i] = coins[i]
             self.e.deck.suit[i] = suits[i]
             self.e.deck.suitmask[suits[i]] |= 1ULL << i
             self.e.deck.coinmask[coins[i]] |= 1ULL << i
+            for h in range(3):
+                if coins[i] >> h & 1:
+                    self.e.deck.coinbit[h] |= 1ULL << i
         self.forget()
 
     def set_position(self, hands, trick, int pidx, int holder, int leader, won):

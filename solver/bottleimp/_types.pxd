@@ -32,6 +32,7 @@ ctypedef struct Deck:
     int8_t suit[NCARDS]
     uint64_t suitmask[3]
     uint64_t coinmask[7]    # the cards of each number of coins (1-6)
+    uint64_t coinbit[3]     # the cards whose coins have bit j set: coins_of is three population counts
 
 ctypedef struct Pos:
     uint64_t hand[MAXHOLD]  # the cards of each holding
