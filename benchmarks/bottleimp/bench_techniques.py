@@ -3,7 +3,8 @@
 
 Part 1, the ablation (as DDS's write-up does): a fixed sample of play-phase positions is
 solved with every technique on, then with each of ``tt`` (the transposition table),
-``order`` (move ordering), ``equiv`` (equivalent cards merged) and ``bounds`` (fast bounds)
+``order`` (move ordering), ``equiv`` (equivalent cards merged), ``bounds`` (fast bounds),
+``ranks`` (relative ranks in the table's key) and ``quick`` (the sure and possible coins in the bounds)
 switched off alone, side by side in one run, a fresh table for every solve.  The positions:
 for each deal of ``--deals``, the benchmark's play phase (bench_solve.py: Lopaka's lowest
 pass, Glitzerhaus's lowest-two setup) played on at random (a generator seeded by the deal)
@@ -44,7 +45,7 @@ from scoundrel_solver.bottleimp.engine import Engine  # noqa: E402
 from scoundrel_solver.bottleimp.position import position_from_dict  # noqa: E402
 from scoundrel_solver.bottleimp.reference import solve_reference, value as reference_value  # noqa: E402
 
-TECHNIQUES = ("tt", "order", "equiv", "bounds")
+TECHNIQUES = ("tt", "order", "equiv", "bounds", "ranks", "quick")
 CONFIGS = [("all on", list(TECHNIQUES))] + [(f"no {t}", [u for u in TECHNIQUES if u != t]) for t in TECHNIQUES]
 CORPUS = ROOT / "tests" / "bottleimp" / "imp_reference_corpus.jsonl"
 

@@ -7,14 +7,15 @@ the rules engine to it and builds lines, card values and the matrix games on top
 """
 from libc.string cimport memset
 from libc.stdint cimport uint64_t
-from ._types cimport Engine, Pos, INF, NCARDS, RING, USE_TT, USE_ORDER, USE_EQUIV, USE_BOUNDS
+from ._types cimport Engine, Pos, INF, NCARDS, RING, USE_TT, USE_ORDER, USE_EQUIV, USE_BOUNDS, USE_RANKS, USE_QUICK
 from ._table cimport tt_init, tt_free, tt_new_generation
 from ._search cimport alphabeta, mtdf, terminal
-from ._bounds cimport fates, quick_bounds
+from ._bounds cimport fates, quick_bounds, tt_key, prepare_ranks
 from ._moves cimport seat_of, holding_of, legal_mask, lopaka_card, play, distinct_moves
 
-FLAGS = {"tt": USE_TT, "order": USE_ORDER, "equiv": USE_EQUIV, "bounds": USE_BOUNDS}
-ALL = USE_TT | USE_ORDER | USE_EQUIV | USE_BOUNDS
+FLAGS = {"tt": USE_TT, "order": USE_ORDER, "equiv": USE_EQUIV, "bounds": USE_BOUNDS, "ranks": USE_RANKS,
+         "quick": USE_QUICK}
+ALL = USE_TT | USE_ORDER | USE_EQUIV | USE_BOUNDS | USE_RANKS | USE_QUICK
 INFINITY = INF
 
 
@@ -60,7 +61,7 @@ cdef class Core:
     def set_rules(self, bint glitz, coins, suits, int devil):
         """The variant, the card table (coins and suit numbers 0-2 of the 36 cards by index)
         and the coins of the devil's trick."""
-        cdef int i
+        cdef int i, h
         self.e.devil = devil            # part of the table's key: no need to start afresh
         if self.rules_key is not None and self.rules_key[0] == bool(glitz) and self.rules_key[1] is coins \
                 and self.rules_key[2] is suits:
@@ -76,10 +77,16 @@ cdef class Core:
         self.e.nhold = 4 if glitz else 3
         self.e.seat_b = 1 if glitz else 2
         self.e.deck.suitmask[0] = self.e.deck.suitmask[1] = self.e.deck.suitmask[2] = 0
+        memset(self.e.deck.coinmask, 0, sizeof(self.e.deck.coinmask))
+        memset(self.e.deck.coinbit, 0, sizeof(self.e.deck.coinbit))
         for i in range(NCARDS):
             self.e.deck.coins[i] = coins[i]
             self.e.deck.suit[i] = suits[i]
             self.e.deck.suitmask[suits[i]] |= 1ULL << i
+            self.e.deck.coinmask[coins[i]] |= 1ULL << i
+            for h in range(3):
+                if coins[i] >> h & 1:
+                    self.e.deck.coinbit[h] |= 1ULL << i
         self.forget()
 
     def set_position(self, hands, trick, int pidx, int holder, int leader, won):
@@ -101,8 +108,12 @@ cdef class Core:
                 if g != h and (self.root.hand[h] & own[g]):
                     self._new_holdings()
                     own = self.e.tt.owners[self.e.tt.gen % RING]
+        mask = 0
         for h in range(self.e.nhold):
+            mask |= self.root.hand[h] & ~own[h]
             own[h] |= self.root.hand[h]
+        if mask:                        # the holdings grew: the relative ranks' twins with them
+            prepare_ranks(&self.e)
         self.root.ntrick = len(trick)
         for i in range(self.root.ntrick):
             self.root.trick[i] = trick[i]
@@ -142,6 +153,16 @@ cdef class Core:
             return -INF, INF
         quick_bounds(&self.e, &self.root, fates(&self.e, &self.root), &lo, &hi)
         return lo, hi
+
+    def key(self):
+        """``(key, offset)``: the table's key of the position (at a trick boundary, else None) and
+        the offset its values are stored less (``_bounds.tt_key``); positions of one key share an entry."""
+        cdef int off = 0
+        cdef uint64_t k
+        if self.root.ntrick:
+            return None
+        k = tt_key(&self.e, &self.root, fates(&self.e, &self.root), &off)
+        return k, off
 
     def moves(self):
         """The cards the search tries here (card indexes, ascending): Lopaka's one card, or the

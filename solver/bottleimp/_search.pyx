@@ -18,7 +18,7 @@ from libc.stdint cimport uint64_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from ._types cimport Engine, Pos, Entry, INF, USE_TT, USE_ORDER, USE_BOUNDS, NCARDS
 from ._moves cimport (seat_of, holding_of, legal_mask, lopaka_card, play, distinct_moves, low_bit)
-from ._bounds cimport fates, quick_bounds, tt_key
+from ._bounds cimport fates, quick_bounds, tt_key, slot_of, card_at
 from ._table cimport tt_lookup, tt_store, tt_prefetch
 
 
@@ -99,7 +99,7 @@ cdef inline int64_t order_score(Engine *e, Pos *p, int c) noexcept nogil:
 cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
     cdef Pos q, r
     cdef Entry *ent
-    cdef uint64_t key = 0, legal, m
+    cdef uint64_t key = 0, legal, m, live0 = 0
     cdef int f, lo, hi, off = 0, a0, b0, tt_best = -1, k, seat, h, n = 0, i, j, c, v, best, best_card = -1, maxi
     cdef int moves[12]
     cdef int64_t score[12]
@@ -125,7 +125,9 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
             if hi <= alpha:
                 return hi
         if e.flags & USE_TT:
+            live0 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
             if tt_lookup(&e.tt, key, &lo, &hi, &tt_best):
+                tt_best = card_at(live0, tt_best)     # stored as its place among the cards in play
                 lo += off
                 hi += off
                 if lo >= beta or lo == hi:
@@ -193,6 +195,8 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
                     e.first_cuts += 1
             break
     if boundary and (e.flags & USE_TT):
+        if best_card >= 0:
+            best_card = slot_of(live0, best_card)
         if best <= a0:
             tt_store(&e.tt, key, -INF, best - off, best_card, e.nodes - nodes0)
         elif best >= b0:

@@ -24,11 +24,15 @@ cdef enum:
     USE_ORDER = 2
     USE_EQUIV = 4
     USE_BOUNDS = 8
+    USE_RANKS = 16          # relative ranks: the table's key names the cards by their place (_bounds.canonical)
+    USE_QUICK = 32          # the fast bounds count the coins each player surely wins and may win (_bounds.gains)
 
 ctypedef struct Deck:
     int8_t coins[NCARDS]
     int8_t suit[NCARDS]
     uint64_t suitmask[3]
+    uint64_t coinmask[7]    # the cards of each number of coins (1-6)
+    uint64_t coinbit[3]     # the cards whose coins have bit j set: coins_of is three population counts
 
 ctypedef struct Pos:
     uint64_t hand[MAXHOLD]  # the cards of each holding
@@ -76,3 +80,5 @@ ctypedef struct Engine:
     double deadline         # a CLOCK_MONOTONIC time, 0: none
     int stopped             # a budget ran out: every value since is void
     long long cuts, first_cuts    # cut-offs, and those by the first card tried
+    uint64_t twins[NCARDS]  # for each card, the lower cards of its suit and coins in its holding (this generation)
+    uint64_t slides         # the cards that have a twin below them

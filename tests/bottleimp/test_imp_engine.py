@@ -9,6 +9,7 @@ engine reused across deals, exchanges and the positions of one line.
 
 The default run stays under a minute; ``pytest -m slow`` adds a larger random sample.
 """
+import dataclasses
 import random
 
 import pytest
@@ -23,7 +24,7 @@ from scoundrel_solver.bottleimp.reference import action_values, best_line, value
 from imp_games import TWO_PLAYER, play_until, random_action, require_slow
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-TECHNIQUES = ("tt", "order", "equiv", "bounds")
+TECHNIQUES = ("tt", "order", "equiv", "bounds", "ranks", "quick")
 RULES_IDS = dict(ids=lambda r: f"{r.variant}-{r.cards}")
 
 #: One engine for every example of the module: reuse across deals is part of what is tested
@@ -247,6 +248,97 @@ def test_a_tiny_table_replaces_entries_and_stays_exact(rules, seed, rng_seed, le
     engine = Engine(log2_entries=4)
     check_against_reference(engine, endgame(rules, seed, rng_seed, left), line=False)
     assert engine.stats()["tt_entries"] == 16
+
+
+# ------------------------------------------------------------------ relative ranks
+def tagged_sequence(state):
+    """What the rest of the round can see of the cards in play (_bounds.pxd, "Relative ranks"):
+    in the order of their numbers, each card's holding, suit, coins and side of the price."""
+    table = state.rules.table
+    cards = sorted((c, h) for h, hand in enumerate(state.hands) for c in hand)
+    return tuple((h, table.suit(c), table.coins(c), c < state.price) for c, h in cards)
+
+
+def relabellings(state):
+    """Positions that differ from ``state`` (at a trick boundary) only in which cards of equal suit
+    and coins are gone and which are in play, and in the price's number: each live card swapped
+    with a gone card of its suit and coins (the gone card keeps its pile, so every score is the
+    same), and the price moved to another card of the holder's pile, alone and after each swap.
+    Each gone card goes to one holding only, so that all of them are one generation of one table."""
+    table = state.rules.table
+    gone_to = {}
+    swaps = [state]
+    for h, hand in enumerate(state.hands):
+        for c in hand:
+            for s, pile in enumerate(state.won):
+                for d in pile:
+                    if d == state.price or table.suit(d) != table.suit(c) or table.coins(d) != table.coins(c) \
+                            or gone_to.setdefault(d, h) != h:
+                        continue
+                    hands = list(state.hands)
+                    hands[h] = tuple(sorted(set(hand) - {c} | {d}))
+                    won = list(state.won)
+                    won[s] = tuple(sorted(set(pile) - {d} | {c}))
+                    swaps.append(dataclasses.replace(state, hands=tuple(hands), won=tuple(won)))
+    out = list(swaps)
+    if state.holder is not None:
+        for x in swaps:
+            out += [dataclasses.replace(x, price=p) for p in x.won[x.holder] if p != x.price and p < 19]
+    return out
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(rules=st.sampled_from(TWO_PLAYER), seed=st.integers(0, 2 ** 64 - 1), rng_seed=st.integers(0, 2 ** 32),
+       left=st.sampled_from(range(3, 10)))
+def test_relative_ranks_merge_exactly_the_positions_nothing_tells_apart(rules, seed, rng_seed, left):
+    """The table's key with relative ranks (``_bounds.canonical``): two positions of one generation
+    share a key exactly when their tagged sequences are equal, and then the reference gives them
+    the same value (the merge is sound), with the price's own number and the gone cards changed."""
+    state = endgame(rules, seed, rng_seed, left)
+    while state.trick:
+        state = state.apply(Play(state.legal_cards()[0]))
+    if state.finished:
+        return
+    variants = relabellings(state)
+    engine = Engine(log2_entries=8)
+    for x in variants:
+        engine.load(x)                  # every card in its holding: one generation, its twins known
+    keys = []
+    for x in variants:
+        engine.load(x)
+        keys.append(engine.core.key())
+    memo = {}
+    for x, kx in zip(variants, keys):
+        for y, ky in zip(variants, keys):
+            assert (kx == ky) == (tagged_sequence(x) == tagged_sequence(y)), where(x) + " / " + where(y)
+            if kx == ky:
+                assert value(x, memo) == value(y, memo), where(x) + " / " + where(y)
+
+
+def test_relative_ranks_merge_a_price_below_and_twins_below_it():
+    """The merges of the proof's examples: prices 14 and 15 with 14 gone (and nothing in play
+    between), and A's 3 or 5 (yellow, 2 coins) in play below the price with 4 gone."""
+    base = {"type": "imp-position", "variant": "lopaka", "cards": "classic",
+            "hands": {"A": [5, 24], "L": [12, 36], "B": [13, 33]}, "devil": [2, 17, 29], "price": 15,
+            "holder": "B", "won": {"A": [1, 4, 6, 7, 8, 9, 10, 11, 3, 16, 18, 20, 21, 22, 23],
+                                   "L": [25, 26, 27, 28, 30, 35], "B": [14, 15, 31, 32, 34, 37]},
+            "leader": "A", "trick": []}
+    other = {**base, "hands": {**base["hands"], "A": [3, 24]},
+             "won": {**base["won"], "A": [1, 4, 6, 7, 8, 9, 10, 11, 5, 16, 18, 20, 21, 22, 23]}}
+    cheaper = {**base, "price": 14}
+    states = [position_from_dict(d) for d in (base, other, cheaper)]
+    ranks, plain = Engine(log2_entries=8), Engine(log2_entries=8, techniques=["tt"])
+    for engine in (ranks, plain):
+        for s in states:
+            engine.load(s)
+    keys = {}
+    for name, engine in (("ranks", ranks), ("plain", plain)):
+        keys[name] = []
+        for s in states:
+            engine.load(s)
+            keys[name].append(engine.core.key())
+    assert len(set(keys["ranks"])) == 1 and len(set(keys["plain"])) == 3
+    assert len({value(s) for s in states}) == 1
 
 
 # ------------------------------------------------------------------ stopped searches
