@@ -89,13 +89,16 @@ class MatrixCells(Cells):
 
 @dataclass(frozen=True)
 class LazyStats:
-    """What a lazy solve asked for: pivots, tests, exact solves, and the cells left exact."""
+    """What a lazy solve asked for (pivots, tests, exact solves) and what it knows at the end:
+    each cell's bounds (``lower``, ``upper``: tuples of rows), of which ``exact_cells`` exact."""
 
     pivots: int
     tests: int
     exact_solves: int
     exact_cells: int
     cells: int
+    lower: tuple = ()
+    upper: tuple = ()
 
 
 def _solve_linear(a, b):
@@ -324,4 +327,5 @@ def solve_lazy(rows: int, cols: int, cells: Cells):
     s = _Solver(rows, cols, cells)
     value, row_mix, col_mix = s.run()
     exact = sum(s.lo[i][j] == s.hi[i][j] for i in range(rows) for j in range(cols))
-    return value, row_mix, col_mix, LazyStats(s.pivots, s.tests, s.exact_solves, exact, rows * cols)
+    return value, row_mix, col_mix, LazyStats(s.pivots, s.tests, s.exact_solves, exact, rows * cols,
+                                              tuple(map(tuple, s.lo)), tuple(map(tuple, s.hi)))
