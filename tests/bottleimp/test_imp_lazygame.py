@@ -156,3 +156,23 @@ def test_the_lazy_solve_has_the_same_answer():
         for i in range(n):                                   # where the lazy game knows it, the same
             known = lazy.game.against_mix(seat, i)
             assert known is None or known == full.game.against_mix(seat, i)
+
+
+def test_imp_solve_lazy_answers_as_the_full_matrix():
+    from test_imp_cli import run_json
+    lazy = run_json("solve", "--seed", "2", "--lazy")
+    full = run_json("solve", "--seed", "2", "--workers", "1")
+    for key in ("value", "value_fraction", "lower", "upper", "exact", "scores", "holder", "line", "line_value"):
+        assert lazy.get(key) == full.get(key), key
+    for key in ("value", "value_lower", "value_upper", "equilibrium", "pair", "rows", "columns"):
+        assert lazy["game"][key] == full["game"][key], key
+    assert lazy["game"]["matrix"] is None and full["game"]["matrix"] is not None and "lazy" not in full["game"]
+    assert 0 < lazy["game"]["lazy"]["exact_cells"] < 121
+    for i, row in enumerate(full["game"]["matrix"]):           # every bound shown holds the cell
+        for j, v in enumerate(row):
+            assert lazy["game"]["lower"][i][j] <= v <= lazy["game"]["upper"][i][j]
+
+
+def test_imp_solve_lazy_refuses_a_limit():
+    from clitools import invoke, one_error_line
+    one_error_line(invoke(["imp", "solve", "--seed", "2", "--lazy", "--timeout", "5"], code=2), "--lazy", "--timeout")
