@@ -176,3 +176,16 @@ def test_imp_solve_lazy_answers_as_the_full_matrix():
 def test_imp_solve_lazy_refuses_a_limit():
     from clitools import invoke, one_error_line
     one_error_line(invoke(["imp", "solve", "--seed", "2", "--lazy", "--timeout", "5"], code=2), "--lazy", "--timeout")
+
+
+@pytest.mark.parametrize("seed, i, j", [(42, 0, 4), (2, 0, 9), (7, 5, 3)])
+def test_one_null_window_test_proves_a_bound_that_holds(seed, i, j):
+    from scoundrel_solver.bottleimp import Pass
+    start = deal(seed, Rules("lopaka")).start()
+    state = start.apply(Pass(start.hands[0][i], start.hands[2][j]))
+    engine = Engine()
+    value = engine.value(state)
+    for target in (value - 30, value - 1, value, value + 1, value + 30):
+        m = Engine().test(state, target)
+        assert m.lower <= value <= m.upper
+        assert (m.lower >= target) == (value >= target) and (m.upper < target) == (value < target)
