@@ -223,9 +223,9 @@ def game_lines(game, table, pretty: bool = False) -> list:
     for label, row in zip(labels_r, texts):
         out.append(" " * 2 + label.ljust(left) + "".join(t.rjust(width) for t in row))
     if game.lazy is not None:
-        out.append(f"Lazily: {game.lazy.exact_cells} of {game.lazy.cells} cells known exactly ({game.lazy.exact_solves} "
-                   f"solved, the rest narrowed to a point by {game.lazy.tests} null-window tests), the others to the "
-                   f"bounds shown; the value and the equilibrium are those of the full matrix.")
+        out.append(f"Lazily: {game.lazy.exact_cells} of {game.lazy.cells} cells known exactly ({game.lazy.exact_solves} of "
+                   f"them solved, any others narrowed to a point; {game.lazy.tests} null-window tests in all), the rest "
+                   f"to the bounds shown; the value and the equilibrium are those of the full matrix.")
     lo, hi = game.value_bounds
     out.append(_value_line(lo, hi, True, "Value of the game (mixed equilibrium)"))
     mixes = game.mixes
