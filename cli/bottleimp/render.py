@@ -222,6 +222,10 @@ def game_lines(game, table, pretty: bool = False) -> list:
     out.append(" " * 2 + "A\\B".ljust(left) + "".join(c.rjust(width) for c in labels_c))
     for label, row in zip(labels_r, texts):
         out.append(" " * 2 + label.ljust(left) + "".join(t.rjust(width) for t in row))
+    if game.lazy is not None:
+        out.append(f"Lazily: {game.lazy.exact_cells} of {game.lazy.cells} cells known exactly ({game.lazy.exact_solves} of "
+                   f"them solved, any others narrowed to a point; {game.lazy.tests} null-window tests in all), the rest "
+                   f"to the bounds shown; the value and the equilibrium are those of the full matrix.")
     lo, hi = game.value_bounds
     out.append(_value_line(lo, hi, True, "Value of the game (mixed equilibrium)"))
     mixes = game.mixes

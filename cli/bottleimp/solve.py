@@ -34,7 +34,9 @@ What is solved:
   a whole Lopaka deal the exchange as an 11 x 11 matrix game of play-phase values,
                       solved exactly: its mixed equilibrium and value, the pure maximin
                       and minimax, then the line after the most likely pair of passes
-                      (121 solves over --workers processes: 1-6 s)
+                      (121 solves over --workers processes: 1-6 s); with --lazy
+                      only the cells the equilibrium depends on, in one process:
+                      the same value, equilibrium and line, the other cells bounds
   Glitzerhaus before  the 2 x 2 open-stack game of four play-phase values, exactly
     'open'
   Glitzerhaus before  NOT exact: the discard-and-pass steps not given are played by the
@@ -49,6 +51,7 @@ Examples:
   scoundrel-solve imp solve --seed 42 --moves "pass 1 18"
   scoundrel-solve imp solve --seed 42 --moves "pass 1 18 | 36" --json
   scoundrel-solve imp solve --seed 42
+  scoundrel-solve imp solve --seed 42 --lazy
   scoundrel-solve imp solve --variant glitzerhaus --seed 0 --moves "s1 5/3 4/2 | s2 7/1 10/8"
   scoundrel-solve imp solve --variant glitzerhaus --seed 0
   scoundrel-solve imp solve --seed 2 --max-nodes 2000000
@@ -153,14 +156,20 @@ def _start(game: ImpOptions, position_file):
                                 "each search checks every 1,024 nodes); the answer is then marked NOT PROVEN.")
 @click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",
               help="Stop after this many seconds; the answer is then marked NOT PROVEN.")
+@click.option("--lazy", is_flag=True, default=False,
+              help="Lopaka's exchange from only the cells its equilibrium depends on (one process): the same value, "
+                   "equilibrium and line; the other cells are shown as bounds. Without --max-nodes/--timeout only.")
 @json_option
 @pretty_option
 @progress_option
-def solve_command(game: ImpOptions, moves, position_file, workers, max_nodes, timeout, as_json, pretty, progress):
+def solve_command(game: ImpOptions, moves, position_file, workers, max_nodes, timeout, lazy, as_json, pretty,
+                  progress):
     start, seed, blocks, title = _start(game, position_file)
     state, moves_text = position_after(start, moves)
+    if lazy and (max_nodes or timeout):
+        raise usage_error("--lazy solves the exchange exactly: drop --max-nodes and --timeout")
     with ProgressLine(enabled=progress) as line:
-        analysis = solve(state, Budget(max_nodes or 0, timeout), search_reporter(line), workers)
+        analysis = solve(state, Budget(max_nodes or 0, timeout), search_reporter(line), workers, lazy=lazy)
     if as_json:
         print_json(solve_json(analysis, start, moves_text, seed, blocks))
         return

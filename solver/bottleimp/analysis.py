@@ -11,6 +11,8 @@ matrix games.
     (:func:`solve_play`);
   - a Lopaka deal before its exchange: the 11 x 11 **exchange matrix game** of play-phase
     values, solved exactly (IMP-RULES §8), then the line after its most likely pair of passes;
+    with ``lazy``, the same value and equilibrium from only the cells its pivots depend on
+    (:func:`lazy_exchange_game`, :mod:`.lazygame`), the others left as bounds;
   - a Glitzerhaus deal before ``open``: the 2 x 2 **open-stack matrix game**, solved exactly;
   - a Glitzerhaus deal before ``s1`` or ``s2``: no exact answer exists within reach (9 x 8
     choices a player a stack), so the steps not given are played by the **low-cards setup
@@ -49,6 +51,7 @@ from ..pools import Inline, drop_pool, pool, workers_default
 from .policy import low_cards_setup
 from .engine import Budget, Engine, Margin
 from .exchange import solve_zero_sum
+from .lazygame import Cells, LazyStats, solve_lazy
 from .notation import format_line, line_of
 from .state import Pass, Play, Reveal, State
 
@@ -204,7 +207,12 @@ def _mix_of(options, probabilities) -> tuple:
 class MatrixGame:
     """A simultaneous zero-sum step as a matrix of play-phase values: A chooses a row
     (``rows``: the cards A may pass, or A's stacks 1 and 2), B a column; ``lower`` and
-    ``upper`` hold each cell's proven bounds (equal everywhere when ``exact``).  A maximises."""
+    ``upper`` hold each cell's proven bounds (equal everywhere when ``complete``).  A maximises.
+
+    ``solved``: the game's ``(value, A's mix, B's mix)`` when it was found without every cell
+    (the lazy exchange, :func:`lazy_exchange_game`; ``lazy`` its counts): the same as
+    :func:`solve_zero_sum` of the full matrix would give.  ``exact``: the value and the
+    equilibrium are known exactly (every cell exact, or ``solved``)."""
 
     kind: str                 # "exchange" or "open-stack"
     rows: tuple
@@ -213,14 +221,21 @@ class MatrixGame:
     upper: tuple
     nodes: int
     seconds: float
+    solved: Optional[tuple] = None
+    lazy: Optional[LazyStats] = None
 
     @property
-    def exact(self) -> bool:
+    def complete(self) -> bool:
+        """Every cell exact."""
         return self.lower == self.upper
 
     @property
+    def exact(self) -> bool:
+        return self.solved is not None or self.complete
+
+    @property
     def matrix(self) -> Optional[tuple]:
-        return self.lower if self.exact else None
+        return self.lower if self.complete else None
 
     @property
     def method(self) -> str:
@@ -230,6 +245,8 @@ class MatrixGame:
     def solution(self):
         """``(value, A's mix, B's mix)`` of the exact matrix (None when it is not exact): the
         one equilibrium :func:`solve_zero_sum` finds (deterministic: always the same)."""
+        if self.solved is not None:
+            return self.solved
         if not self.exact:
             return None
         return solve_zero_sum([list(r) for r in self.lower])
@@ -263,13 +280,18 @@ class MatrixGame:
         return max(r[i] for r in self.lower), max(r[i] for r in self.upper)
 
     def against_mix(self, seat: str, i: int) -> Optional[Fraction]:
-        """The expected margin of a pure choice against the opponent's equilibrium mix."""
+        """The expected margin of a pure choice against the opponent's equilibrium mix (None
+        when a cell it needs is known only to bounds)."""
         if not self.exact:
             return None
         _, rows, cols = self.solution
         if seat == "A":
-            return sum((q * self.lower[i][j] for j, q in enumerate(cols)), Fraction(0))
-        return sum((p * self.lower[k][i] for k, p in enumerate(rows)), Fraction(0))
+            cells = [(q, i, j) for j, q in enumerate(cols) if q]
+        else:
+            cells = [(p, k, i) for k, p in enumerate(rows) if p]
+        if any(self.lower[a][b] != self.upper[a][b] for _, a, b in cells):
+            return None
+        return sum((p * self.lower[a][b] for p, a, b in cells), Fraction(0))
 
     def probability(self, seat: str, i: int) -> Optional[Fraction]:
         if not self.exact:
@@ -278,13 +300,13 @@ class MatrixGame:
 
     def pure_best(self, seat: str) -> tuple:
         """``(option or None, lower, upper)``: the pure maximin (A's best guaranteed choice)
-        or minimax (B's); the option (lowest on ties) only when the matrix is exact."""
+        or minimax (B's); the option (lowest on ties) only when every cell is exact."""
         n = len(self.rows) if seat == "A" else len(self.columns)
         pick = max if seat == "A" else min
         figures = [self.guaranteed(seat, i) for i in range(n)]
         lo, hi = pick(f[0] for f in figures), pick(f[1] for f in figures)
         option = None
-        if self.exact:
+        if self.complete:
             option = (self.rows if seat == "A" else self.columns)[[f[0] for f in figures].index(lo)]
         return option, lo, hi
 
@@ -339,6 +361,62 @@ def exchange_game(state: State, budget: Budget = None, progress: ProgressFn = No
     rows, cols = state.hands[0], state.hands[2]
     return matrix_game("exchange", [[state.apply(Pass(a, b)) for b in cols] for a in rows], rows, cols,
                        budget, progress, workers)
+
+
+#: a cell the lazy exchange has tested this many times is solved exactly at its next test
+#: (deals 1-10: 0.91 of the nodes of testing on; the tests' thresholds creep as the pivots move)
+LAZY_TESTS_BEFORE_EXACT = 3
+
+
+class ExchangeCells(Cells):
+    """The cells of a Lopaka exchange for :func:`.lazygame.solve_lazy`, searched by one
+    engine in this process: ``(i, j)`` is A passing ``rows[i]`` and B ``columns[j]``."""
+
+    def __init__(self, state: State, engine: Engine):
+        self.state, self.engine = state, engine
+        self.rows, self.columns = state.hands[0], state.hands[2]
+        self.total = state.rules.table.total
+        self.tested = {}          # (i, j) -> tests asked
+        self.known = {}           # (i, j) -> the bounds proven
+        self.nodes = 0
+
+    def cell(self, i: int, j: int) -> State:
+        return self.state.apply(Pass(self.rows[i], self.columns[j]))
+
+    def bounds(self, i, j):
+        return -self.total, self.total
+
+    def test(self, i, j, target):
+        n = self.tested[(i, j)] = self.tested.get((i, j), 0) + 1
+        lo, hi = self.known.get((i, j), (-self.total, self.total))
+        n0 = _nodes(self.engine)
+        if n > LAZY_TESTS_BEFORE_EXACT:
+            b = self.engine.bounds(self.cell(i, j), lower=lo, upper=hi, guess=target)
+        else:
+            b = self.engine.test(self.cell(i, j), target)
+        self.nodes += _nodes(self.engine) - n0
+        self.known[(i, j)] = max(lo, b.lower), min(hi, b.upper)
+        return self.known[(i, j)]
+
+    def exact(self, i, j, lo, hi):
+        n0 = _nodes(self.engine)
+        b = self.engine.bounds(self.cell(i, j), lower=lo, upper=hi, guess=(lo + hi + 1) // 2)
+        self.nodes += _nodes(self.engine) - n0
+        return b.lower
+
+
+def lazy_exchange_game(state: State, engine: Engine = None) -> MatrixGame:
+    """The exchange of a Lopaka deal before it, lazily (:mod:`.lazygame`): the value and the
+    equilibrium that the full matrix gives (the same pivots), from only the cells they depend
+    on, searched in this process; the other cells keep the bounds their tests proved."""
+    if state.rules.variant != "lopaka" or not state.in_setup:
+        raise NoAnalysis("the exchange matrix game belongs to a Lopaka deal before its exchange")
+    t0 = time.perf_counter()
+    cells = ExchangeCells(state, engine or shared_engine())
+    n, m = len(cells.rows), len(cells.columns)
+    value, row_mix, col_mix, stats = solve_lazy(n, m, cells)
+    return MatrixGame("exchange", tuple(cells.rows), tuple(cells.columns), stats.lower, stats.upper,
+                      cells.nodes, time.perf_counter() - t0, (value, row_mix, col_mix), stats)
 
 
 def open_stack_cells(state: State, engine: Engine, budget: Budget) -> list:
@@ -452,9 +530,14 @@ class Analysis:
         return None if final is None else _seat_name(final, final.holder)
 
 
-def solve(state: State, budget: Budget = None, progress: ProgressFn = None, workers: int = None) -> Analysis:
+def solve(state: State, budget: Budget = None, progress: ProgressFn = None, workers: int = None,
+          lazy: bool = False) -> Analysis:
     """The analysis of ``state`` as the module's doc describes it (play phase, Lopaka's
-    exchange, Glitzerhaus's open stacks, or Glitzerhaus's setup by the low-cards policy)."""
+    exchange, Glitzerhaus's open stacks, or Glitzerhaus's setup by the low-cards policy).
+
+    ``lazy``: Lopaka's exchange by :func:`lazy_exchange_game` (the same value, equilibrium
+    and line; the cells it did not need are bounds) when no limit is set; with a node limit
+    or a deadline the full matrix is searched as without it."""
     rules = state.rules
     if not rules.two_player:
         raise NoAnalysis("the double-dummy value is defined for Lopaka and Glitzerhaus; the base game's is out of "
@@ -470,7 +553,8 @@ def solve(state: State, budget: Budget = None, progress: ProgressFn = None, work
     for action in setup:
         at = at.apply(action)
     if rules.variant == "lopaka":
-        game = exchange_game(at, budget, progress, workers)
+        unlimited = not budget.max_nodes and not budget.deadline
+        game = lazy_exchange_game(at) if lazy and unlimited else exchange_game(at, budget, progress, workers)
         parts = [Part("exchange", game.method, game.exact)]
         method = EXCHANGE_METHOD
     else:
@@ -487,7 +571,7 @@ def solve(state: State, budget: Budget = None, progress: ProgressFn = None, work
     if game.exact:
         a, b, _ = game.pair
         choice = _choice(game, a, b)
-        cell = game.matrix[game.rows.index(a)][game.columns.index(b)]
+        cell = game.lower[game.rows.index(a)][game.columns.index(b)]     # in the support: exact
         play = solve_play(at.apply(choice), guess=cell)      # the cell's value is known: two tests
         nodes += play.nodes
         parts.append(Part("line", f"{PLAY_METHOD} after the equilibrium's most likely pair", play.exact))
@@ -755,4 +839,5 @@ def explain(state: State, card: int, engine: Engine = None) -> Explanation:
 __all__ = ["Analysis", "CardFigure", "CardHint", "DEFAULT_HINT_TIME", "EXCHANGE_METHOD", "Explanation", "MatrixGame",
            "NoAnalysis", "OPEN_METHOD", "OptionFigure", "PLAY_METHOD", "POLICY", "Part", "PlaySolve", "Progress",
            "SetupHint", "TrickPair", "best_card", "exchange_game", "explain", "hint", "hint_cards", "hint_setup",
+           "lazy_exchange_game",
            "matrix_game", "open_stack_game", "option_figures", "policy_steps", "shared_engine", "solve", "solve_play"]

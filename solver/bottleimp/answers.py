@@ -144,8 +144,8 @@ def game_json(game: MatrixGame) -> dict:
     """A matrix game (the exchange, the open stacks): the cells' values (or bounds), the
     equilibrium, the game's value, the pure maximin and minimax, the most likely pair."""
     out = {"kind": game.kind, "method": game.method, "rows": list(game.rows), "columns": list(game.columns),
-           "exact": game.exact, "matrix": [list(r) for r in game.matrix] if game.exact else None}
-    if not game.exact:
+           "exact": game.exact, "matrix": [list(r) for r in game.matrix] if game.complete else None}
+    if not game.complete:
         out["lower"] = [list(r) for r in game.lower]
         out["upper"] = [list(r) for r in game.upper]
     lo, hi = game.value_bounds
@@ -159,6 +159,9 @@ def game_json(game: MatrixGame) -> dict:
         out[key] = {"option": option, "value": lo if lo == hi else None, "lower": lo, "upper": hi}
     pair = game.pair
     out["pair"] = None if pair is None else {"A": pair[0], "B": pair[1], "probability": fraction_json(pair[2])}
+    if game.lazy is not None:       # imp solve --lazy: the cells not needed are bounds
+        out["lazy"] = {"exact_cells": game.lazy.exact_cells, "cells": game.lazy.cells, "tests": game.lazy.tests,
+                       "exact_solves": game.lazy.exact_solves, "pivots": game.lazy.pivots}
     out.update({"nodes": game.nodes, "seconds": round(game.seconds, 6)})
     return out
 

@@ -5,6 +5,7 @@ the language of :mod:`.state`: a play-phase :class:`State` of Lopaka or Glitzerh
 answers
 
 * :meth:`Engine.bounds` - the value, or proven bounds when a budget stops the search;
+* :meth:`Engine.test` - one null-window test, answered by the bound it proves (fail-soft);
 * :meth:`Engine.line` - an optimal line to the end of the round, the lowest of equally good
   cards at each turn (IMP-RULES §8), which replays to the value;
 * :meth:`Engine.card_values` - every legal card with its exact value (or bounds).
@@ -179,6 +180,23 @@ class Engine:
         v = self.core.test(target - 1, target, budget.nodes_left(), budget.deadline)
         budget.used += self.core.nodes - nodes0
         return None if v is None else v >= target
+
+    def test(self, state: State, target: int, budget: Budget = None) -> Optional[Margin]:
+        """One null-window test "is the value at least ``target``?", answered by the bounds it
+        proves (fail-soft: ``Margin(g, total)`` with ``g >= target`` when it is, else
+        ``Margin(-total, g)`` with ``g < target``); None when the budget stopped it."""
+        total = state.rules.table.total
+        if state.finished:
+            v = state.value()
+            return Margin(v, v)
+        self.load(state)
+        budget = budget or Budget()
+        nodes0 = self.core.nodes
+        g = self.core.test(target - 1, target, budget.nodes_left(), budget.deadline)
+        budget.used += self.core.nodes - nodes0
+        if g is None:
+            return None
+        return Margin(max(g, -total), total) if g >= target else Margin(-total, min(g, total))
 
     def line(self, state: State, value: int = None, budget: Budget = None) -> Optional[list]:
         """An optimal line from ``state`` to the end (the lowest of equally good cards at each

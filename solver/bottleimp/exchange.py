@@ -48,8 +48,13 @@ def solve_zero_sum(matrix):
     the row strategy is read from the final tableau's dual values.
     """
     m = _checked(matrix)
+    return _simplex(m, 1 - min(min(r) for r in m))     # every shifted entry >= 1
+
+
+def _simplex(m, shift):
+    """solve_zero_sum's simplex on ``m + shift`` (every entry positive).  Any such shift takes
+    the same pivots to the same equilibrium (:mod:`.lazygame` says why; the tests check it)."""
     rows, cols = len(m), len(m[0])
-    shift = 1 - min(min(r) for r in m)                 # every shifted entry >= 1
     tableau = [[m[i][j] + shift for j in range(cols)] + [Fraction(int(k == i)) for k in range(rows)] + [Fraction(1)]
                for i in range(rows)]
     objective = [Fraction(-1)] * cols + [Fraction(0)] * rows + [Fraction(0)]

@@ -7,7 +7,7 @@ import pytest
 from scoundrel_solver.bottleimp import DECK, TABLES, CardError, Rules, RulesError, format_cards, parse_card
 
 MODULES = ["cards", "rules", "state", "deal", "notation", "position", "reference", "exchange", "bots", "answers", "setupview", "setuphint",
-           "analysis", "policy", "engine", "worlds", "review"]
+           "analysis", "policy", "engine", "worlds", "review", "lazygame"]
 
 
 @pytest.mark.parametrize("name", MODULES + [""])
