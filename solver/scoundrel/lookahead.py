@@ -48,6 +48,7 @@ more raise :class:`.beliefsearch.BudgetExceeded`.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from .beliefsearch import MAX_UNSEEN, BudgetExceeded, CoreBeliefSearch
 from .rules import Rules
 from .state import Avoid, State
@@ -135,7 +136,15 @@ class Depth1Search:
 
 class _Decision:
     """One decision's search: the current room through the rules engine, the next deal
-    over the decision's orders."""
+    over the decision's orders.
+
+    An action's value is the best of the room's ends it can reach (its last take, or an
+    avoid), each valued once.  A room's end whose heroes are dominated by another end of
+    the same action with the same row and flags (every hero at least as healthy, with at
+    least as strong a weapon and at least as high a last kill) is not valued: its value
+    cannot be higher, on every order (docs/hints.md, "Why the Pareto front is exact for
+    beliefs"), and the orders are common, so on the same ones.
+    """
 
     def __init__(self, search: Depth1Search, pos: TablePosition):
         self.search = search
@@ -144,23 +153,39 @@ class _Decision:
         self.known = len(pos.bottom)
         self.root = pos.state(pos.unseen)        # one representative order; dealt cards are replaced
         self.orders = search.deal_orders(pos)
-        self.memo: dict = {}
+        self.values: dict = {}                   # a room's end -> its value
+        self.ends: dict = {}                     # a state in the room -> the ends reachable from it
 
     def action(self, state: State, action) -> tuple:
         """The value of ``action`` from ``state`` (the current room, representative order)."""
+        over, ends = self._ends(state, action)
+        values = list(over)
+        for after, (before, last) in _front(ends).items():
+            v = self.values.get(after)
+            if v is None:
+                v = self.values[after] = self._deal(before, last)
+            values.append(v)
+        return max(values)
+
+    def _ends(self, state: State, action) -> tuple:
+        """What ``action`` from ``state`` can lead to by the end of the room: the results of
+        games over (a set of (win, score)) and the room's ends ({state after: (state before,
+        last action)}, in the representative order)."""
         after = state.play(action)
         if after.finished:
-            return _result(after)
-        hit = self.memo.get(after)
-        if hit is not None:
-            return hit
+            return {_result(after)}, {}
         pile = len(state.dungeon) + (len(state.room) if isinstance(action, Avoid) else 0)
-        if pile == len(after.dungeon):      # still in the room: nothing new is seen
-            v = max(self.action(after, a) for a in after.legal_actions())
-        else:
-            v = self._deal(state, action)
-        self.memo[after] = v
-        return v
+        if pile != len(after.dungeon):      # the room ends: the next one is dealt
+            return set(), {after: (state, action)}
+        hit = self.ends.get(after)
+        if hit is None:                      # still in the room: nothing new is seen
+            over, ends = set(), {}
+            for a in after.legal_actions():
+                o, e = self._ends(after, a)
+                over |= o
+                ends.update(e)
+            hit = self.ends[after] = (over, ends)
+        return hit
 
     def _deal(self, state: State, action) -> tuple:
         """The chance node where the room ends: the mean over the decision's orders."""
@@ -180,6 +205,33 @@ class _Decision:
             m += cm
         k = len(self.orders)
         return (w / k, m / k)
+
+
+def _dominates(a: tuple, b: tuple) -> bool:
+    """Heroes ``a`` at least as well off as ``b``, hero by hero (a fresh weapon's last kill
+    counts as higher than any)."""
+    inf = 10 ** 9
+    return all(x.health >= y.health and x.weapon >= y.weapon
+               and (inf if x.last_kill is None else x.last_kill) >= (inf if y.last_kill is None else y.last_kill)
+               for x, y in zip(a, b))
+
+
+def _front(ends: dict) -> dict:
+    """The room's ends that no other end with the same row, dungeon and flags dominates
+    (of ends with equal heroes, the first)."""
+    groups: dict = {}
+    for after, how in ends.items():
+        groups.setdefault(replace(after, heroes=(), last_card=None), []).append((after, how))
+    out = {}
+    for members in groups.values():
+        kept = []
+        for after, how in members:
+            if any(_dominates(k.heroes, after.heroes) for k, _ in kept):
+                continue
+            kept = [(k, h) for k, h in kept if not _dominates(after.heroes, k.heroes)]
+            kept.append((after, how))
+        out.update(kept)
+    return out
 
 
 def _result(state: State) -> tuple:
