@@ -536,6 +536,15 @@ def against(records, other: dict, label: str) -> None:
     m, (lo, hi) = paired(ds)
     print(f"    mean score difference {m:+.2f} ({lo:+.2f} to {hi:+.2f}); same line in "
           f"{sum(1 for r, o in both if r['belief']['line'] == o['belief']['line'])} deals")
+    parts = {}
+    for r, o in both:
+        kind = parting_move({"belief": r["belief"], "clairvoyant": o["belief"]})
+        if kind is not None:
+            kind = kind.replace("belief", "this").replace("clairvoyant", "that")
+            parts.setdefault(kind, []).append(int(bool(r["belief"]["won"])) - int(bool(o["belief"]["won"])))
+    for kind, dw in sorted(parts.items()):
+        print(f"    where they part by '{kind}': {len(dw)} deals, won by one only: this {dw.count(1)}, "
+              f"that {dw.count(-1)}")
     for name, recs in (("this", [r for r, _ in both]), ("that", [o for _, o in both])):
         secs = [r["belief"]["seconds"] for r in recs]
         print(f"    time per game, {name}: median {statistics.median(secs):.1f} s, max {max(secs):.1f} s")
