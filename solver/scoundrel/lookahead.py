@@ -43,7 +43,7 @@ more raise :class:`.beliefsearch.BudgetExceeded`.
 >>> from scoundrel_solver.scoundrel.table import TablePosition
 >>> pos = TablePosition.from_state(State.new(parse_cards("5D 3S 4H 9C 2D 7S")))
 >>> [m for _, (w, m) in Depth1Search(pos.rules).action_values(pos)]
-[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+[17.0, 18.0, 15.0, 14.0, 13.0]
 """
 from __future__ import annotations
 
