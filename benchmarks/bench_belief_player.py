@@ -34,6 +34,15 @@ heroes, the cards gone, the avoided rooms lying at the bottom), on the same deal
   3. else (early, more than 30 unseen): the clairvoyant ranking, as the
      clairvoyant player (same orders).
 
+  ``--lookahead depth1`` (issue 62; off by default, the player above stays the
+  default until this one is measured better): between steps 1 and 2, at
+  ``n <= --depth1-unseen`` (default 31: one room earlier than the depth-0 step
+  reaches), the **depth-1** belief search (:class:`.lookahead.Depth1Search`):
+  the rest of this room and the whole next room decided without seeing the
+  order, the next deal over ``--depth1-deals`` orders drawn in common, the
+  next room valued by the depth-0 search in C with ``--depth1-orders`` common
+  orders.  Bounded by counts as the rest.
+
   ``--avoid-rule either`` (a variant, to test the lead of the summary's parting
   table on fresh deals): at a depth-0 decision where the room may be avoided and
   the depth-0 search faces it, the player avoids if the clairvoyant ranking
@@ -107,6 +116,7 @@ for p in (ROOT, ROOT / "benchmarks"):
 
 from scoundrel_solver import Rules, State, deal, solve  # noqa: E402
 from scoundrel_solver.scoundrel.beliefsearch import MAX_UNSEEN, BudgetExceeded, CoreBeliefSearch  # noqa: E402
+from scoundrel_solver.scoundrel.lookahead import MAX_ROOT_UNSEEN, Depth1Search  # noqa: E402
 from scoundrel_solver.scoundrel.table import TablePosition, known_bottom_after  # noqa: E402
 from scoundrel_solver.scoundrel.tablehint import table_hint  # noqa: E402
 from scoundrel_solver.intervals import wilson  # noqa: E402
@@ -115,18 +125,22 @@ from scoundrel_solver.scoundrel.state import AVOID  # noqa: E402
 from bench_table_player import fail, load, parse_seeds, run_deals  # noqa: E402  (one runner for both)
 
 PLAYERS = ("clairvoyant", "belief")
-DEFAULTS = {"samples": 20, "exact_unseen": 7, "max_beliefs": 20_000, "leaf_samples": 16}
+DEFAULTS = {"samples": 20, "exact_unseen": 7, "max_beliefs": 20_000, "leaf_samples": 16,
+            "depth1_deals": 8, "depth1_orders": 16, "depth1_unseen": 31}
 # what a record's games depend on besides the deal: a results file holds one of these only
 CONFIG_KEYS = ("rules", "samples", "exact_unseen", "max_beliefs", "leaf_samples", "start_unseen", "avoid_rule",
-               "leaf_orders")
+               "leaf_orders", "lookahead", "depth1_deals", "depth1_orders", "depth1_unseen")
 AVOID_RULES = ("depth0", "either")
 LEAF_ORDERS = ("per-leaf", "common")
+LOOKAHEADS = ("depth0", "depth1")
+KINDS = ("exact", "depth1", "depth0", "clairvoyant")
 
 
 def config_of(rec: dict) -> dict:
     """The configuration a record was made with (``start_unseen`` None: whole
     games, as in the files written before the option existed; ``avoid_rule``
-    and ``leaf_orders`` None: the depth-0 rule's and per-leaf orders, likewise)."""
+    and ``leaf_orders`` None: the depth-0 rule's and per-leaf orders, likewise;
+    ``lookahead`` and its counts None: no depth-1 step)."""
     return {k: rec.get(k) for k in CONFIG_KEYS}
 
 
@@ -194,7 +208,8 @@ class BeliefPlayer:
 
     def __init__(self, rules: Rules, seed: int, *, samples: int = 20, exact_unseen: int = 7,
                  max_beliefs: int = 20_000, leaf_samples: int = 16, avoid_rule: str | None = None,
-                 leaf_orders: str | None = None):
+                 leaf_orders: str | None = None, lookahead: str | None = None, depth1_deals: int | None = None,
+                 depth1_orders: int | None = None, depth1_unseen: int | None = None):
         if avoid_rule not in (None,) + AVOID_RULES:
             raise ValueError(f"unknown avoid rule {avoid_rule!r} (one of {', '.join(AVOID_RULES)})")
         if leaf_orders not in (None,) + LEAF_ORDERS:
@@ -203,7 +218,13 @@ class BeliefPlayer:
         self.rules, self.seed, self.samples = rules, seed, samples
         self.avoid_either = avoid_rule == "either"
         self.exact_unseen, self.max_beliefs, self.leaf_samples = exact_unseen, max_beliefs, leaf_samples
-        self._exact = self._depth0 = None
+        self._exact = self._depth0 = self._depth1 = None
+        if lookahead not in (None, "depth1"):
+            raise ValueError(f"unknown lookahead {lookahead!r} (None or 'depth1')")
+        self.depth1 = lookahead == "depth1"
+        self.depth1_deals = depth1_deals or DEFAULTS["depth1_deals"]
+        self.depth1_orders = depth1_orders or DEFAULTS["depth1_orders"]
+        self.depth1_unseen = DEFAULTS["depth1_unseen"] if depth1_unseen is None else depth1_unseen
         self.first_exact = None
 
     def _engine(self, depth0: bool) -> CoreBeliefSearch:
@@ -240,6 +261,15 @@ class BeliefPlayer:
                 if self.first_exact is None:
                     self.first_exact = {"room": note["room"], "unseen": n, "win": float(w), "mean": float(m)}
                 return action, note
+        if self.depth1 and n <= min(self.depth1_unseen, MAX_ROOT_UNSEEN):
+            if self._depth1 is None:
+                # one per game: its memo of the next rooms' values serves the later
+                # decisions of a room (the same orders: seeded by the unseen cards)
+                self._depth1 = Depth1Search(self.rules, deals=self.depth1_deals, orders=self.depth1_orders,
+                                            rng_seed=self.seed)
+            action, (w, m) = _best(self._depth1.action_values(pos))
+            note.update(kind="depth1", win=float(w), mean=float(m))
+            return action, note
         if n <= MAX_UNSEEN:
             action, (w, m) = _best(self._engine(True).action_values(pos))
             note.update(kind="depth0", win=float(w), mean=float(m))
@@ -415,7 +445,12 @@ def divergence(rec: dict):
         return None
     state, known, _, _ = at
     n = len(TablePosition.from_state(state, known).unseen)
-    kind = "exact" if n <= rec["exact_unseen"] else "depth0" if n <= MAX_UNSEEN else "clairvoyant"
+    if n <= rec["exact_unseen"]:
+        kind = "exact"
+    elif rec.get("lookahead") == "depth1" and n <= min(rec["depth1_unseen"], MAX_ROOT_UNSEEN):
+        kind = "depth1"
+    else:
+        kind = "depth0" if n <= MAX_UNSEEN else "clairvoyant"
     return {"room": state.rooms_done + 1, "unseen": n, "kind": kind}
 
 
@@ -468,6 +503,67 @@ def parting_table(records, endgame=None):
     return rows
 
 
+def lookahead_text(rec: dict) -> str:
+    """The depth-1 step of a record's configuration, for the summary's first line."""
+    if not rec.get("lookahead"):
+        return ""
+    return (f"; depth-1 at <= {rec['depth1_unseen']} unseen ({rec['depth1_deals']} next deals drawn in common, "
+            f"{rec['depth1_orders']} common orders below)")
+
+
+def against(records, other: dict, label: str) -> None:
+    """This file's belief player against another file's (``other``: seed -> record) on the
+    deals both hold, paired: wins, the paired difference with its 95 % CI, exact McNemar,
+    time per game."""
+    both = [(r, other[r["seed"]]) for r in records if r["seed"] in other]
+    if not both:
+        print(f"  against {label}: no deal in common")
+        return
+    n = len(both)
+    a = [bool(r["belief"]["won"]) for r, _ in both]
+    b = [bool(o["belief"]["won"]) for _, o in both]
+    print(f"  against {label} ({lookahead_text(both[0][1]).lstrip('; ') or 'its belief player'}), {n} deals:")
+    for name, won in (("this belief player", a), ("that belief player", b)):
+        k = sum(won)
+        lo, hi = wilson(k, n)
+        print(f"    {name:<20} wins {k:4d}/{n} = {100 * k / n:5.1f}%  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+    m, (lo, hi) = paired([int(x) - int(y) for x, y in zip(a, b)])
+    only_a = sum(1 for x, y in zip(a, b) if x and not y)
+    only_b = sum(1 for x, y in zip(a, b) if y and not x)
+    print(f"    paired difference: wins {100 * m:+.1f} points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}); won by one "
+          f"only: this {only_a}, that {only_b}; exact McNemar p = {mcnemar(only_a, only_b):.3f}")
+    ds = [r["belief"]["score"] - o["belief"]["score"] for r, o in both]
+    m, (lo, hi) = paired(ds)
+    print(f"    mean score difference {m:+.2f} ({lo:+.2f} to {hi:+.2f}); same line in "
+          f"{sum(1 for r, o in both if r['belief']['line'] == o['belief']['line'])} deals")
+    parts = {}
+    for r, o in both:
+        kind = parting_move({"belief": r["belief"], "clairvoyant": o["belief"]})
+        if kind is not None:
+            kind = kind.replace("belief", "this").replace("clairvoyant", "that")
+            parts.setdefault(kind, []).append(int(bool(r["belief"]["won"])) - int(bool(o["belief"]["won"])))
+    for kind, dw in sorted(parts.items()):
+        print(f"    where they part by '{kind}': {len(dw)} deals, won by one only: this {dw.count(1)}, "
+              f"that {dw.count(-1)}")
+    for name, recs in (("this", [r for r, _ in both]), ("that", [o for _, o in both])):
+        secs = [r["belief"]["seconds"] for r in recs]
+        print(f"    time per game, {name}: median {statistics.median(secs):.1f} s, max {max(secs):.1f} s")
+
+
+def mcnemar(b: int, c: int) -> float:
+    """Exact two-sided McNemar p-value for ``b`` and ``c`` discordant pairs.
+
+    >>> round(mcnemar(70, 44), 3)
+    0.019
+    """
+    n = b + c
+    if n == 0:
+        return 1.0
+    k = min(b, c)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
 def summary(records, endgame=None):
     n = len(records)
     if not n:
@@ -480,7 +576,8 @@ def summary(records, endgame=None):
           f"at <= {r0['exact_unseen']} unseen (<= {r0['max_beliefs']:,} beliefs), depth-0 with "
           f"{r0['leaf_samples']} leaf orders at <= 30 unseen, clairvoyant before"
           f"{'; avoid rule ' + repr(r0['avoid_rule']) if r0.get('avoid_rule') else ''}"
-          f"{'; leaf orders ' + repr(r0['leaf_orders']) if r0.get('leaf_orders') else ''}:")
+          f"{'; leaf orders ' + repr(r0['leaf_orders']) if r0.get('leaf_orders') else ''}"
+          f"{lookahead_text(r0)}:")
     cut = r0.get("start_unseen")
     if cut is not None:
         st = [r["start"] for r in records if r["start"]]
@@ -513,9 +610,10 @@ def summary(records, endgame=None):
     print(f"  deals won by one player only: belief {sum(1 for d in dw if d > 0)}, "
           f"clairvoyant {sum(1 for d in dw if d < 0)}; same line {sum(1 for r in records if r['belief']['line'] == r['clairvoyant']['line'])}")
     notes = [d for r in records for d in r["belief"]["decisions"]]
-    kinds = {k: sum(1 for d in notes if d.get("kind") == k) for k in ("exact", "depth0", "clairvoyant")}
-    print(f"  belief player's {len(notes):,} decisions: exact belief search {kinds['exact']:,}, depth-0 "
-          f"{kinds['depth0']:,}, clairvoyant ranking {kinds['clairvoyant']:,}")
+    kinds = {k: sum(1 for d in notes if d.get("kind") == k) for k in KINDS}
+    print(f"  belief player's {len(notes):,} decisions: exact belief search {kinds['exact']:,}, "
+          + (f"depth-1 {kinds['depth1']:,}, " if r0.get("lookahead") else "")
+          + f"depth-0 {kinds['depth0']:,}, clairvoyant ranking {kinds['clairvoyant']:,}")
     if r0.get("avoid_rule"):
         print(f"  avoid rule {r0['avoid_rule']!r}: rooms avoided on the clairvoyant ranking's word where the depth-0"
               f" search would face them: {sum(1 for d in notes if d.get('avoid_by')):,}")
@@ -544,8 +642,9 @@ def summary(records, endgame=None):
     split = [divergence(r) for r in records]
     split = [d for d in split if d is not None]
     if split:
-        by = {k: sum(1 for d in split if d["kind"] == k) for k in ("exact", "depth0", "clairvoyant")}
-        print(f"  the two lines part at: an exact decision {by['exact']}, a depth-0 one {by['depth0']}, "
+        by = {k: sum(1 for d in split if d["kind"] == k) for k in KINDS}
+        print(f"  the two lines part at: an exact decision {by['exact']}, "
+              + (f"a depth-1 one {by['depth1']}, " if r0.get("lookahead") else "") + f"a depth-0 one {by['depth0']}, "
               f"a clairvoyant one {by['clairvoyant']} (room median {statistics.median(d['room'] for d in split)})")
         print("  by the first different move (belief - clairvoyant, paired; 'expected': expected wins at the first"
               " exact decision):")
@@ -602,6 +701,17 @@ def main(argv=None):
                     help="belief player's depth-0 search: 'per-leaf' draws each chance node's sampled orders "
                          "from its own seed; 'common' gives every chance node with the same unseen cards the "
                          "same orders (common random numbers: actions compared on the same orders)")
+    ap.add_argument("--lookahead", choices=LOOKAHEADS, default="depth0",
+                    help="belief player: 'depth1' adds the depth-1 belief search (lookahead.Depth1Search) at "
+                         "<= --depth1-unseen unseen cards (above the exact step); 'depth0': today's player")
+    ap.add_argument("--depth1-deals", type=int, default=DEFAULTS["depth1_deals"],
+                    help="depth-1 step: orders drawn in common for the next deal")
+    ap.add_argument("--depth1-orders", type=int, default=DEFAULTS["depth1_orders"],
+                    help="depth-1 step: common orders per chance node of the depth-0 search below the next room")
+    ap.add_argument("--depth1-unseen", type=int, default=DEFAULTS["depth1_unseen"],
+                    help=f"depth-1 step: at most this many unseen cards (at most {MAX_ROOT_UNSEEN})")
+    ap.add_argument("--against", type=Path, default=None,
+                    help="with --summary (or after a run): pair this file's belief player with FILE's, deal by deal")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--resume", action="store_true")
@@ -611,7 +721,10 @@ def main(argv=None):
                          "player's first exact decision (into FILE-endgame.jsonl, resumable)")
     args = ap.parse_args(argv)
     if args.summary:
-        summary(sorted(load(args.summary).values(), key=lambda r: r["seed"]), load(endgame_file(args.summary)))
+        records = sorted(load(args.summary).values(), key=lambda r: r["seed"])
+        summary(records, load(endgame_file(args.summary)))
+        if args.against:
+            against(records, load(args.against), args.against.name)
         return
     if args.endgame:
         done = load(endgame_file(args.endgame))
@@ -629,6 +742,11 @@ def main(argv=None):
            "leaf_samples": args.leaf_samples, "start_unseen": args.start_unseen,
            "avoid_rule": None if args.avoid_rule == "depth0" else args.avoid_rule,
            "leaf_orders": None if args.leaf_orders == "per-leaf" else args.leaf_orders}
+    if args.lookahead == "depth1":
+        cfg.update(lookahead="depth1", depth1_deals=args.depth1_deals, depth1_orders=args.depth1_orders,
+                   depth1_unseen=args.depth1_unseen)
+    else:
+        cfg.update(lookahead=None, depth1_deals=None, depth1_orders=None, depth1_unseen=None)
     if args.start_unseen is not None and args.clairvoyant_from:
         ap.error("--clairvoyant-from holds whole games; it does not go with --start-unseen")
     given = {}
@@ -648,7 +766,10 @@ def main(argv=None):
     seeds = [s for s in parse_seeds(args.seeds) if s not in done]
     run_deals(run_one, [(s, cfg, rules_kw, given.get(s)) for s in seeds], args.out, args.jobs, done)
     wanted = set(parse_seeds(args.seeds))
-    summary(sorted((r for s, r in done.items() if s in wanted), key=lambda r: r["seed"]), load(endgame_file(args.out)))
+    records = sorted((r for s, r in done.items() if s in wanted), key=lambda r: r["seed"])
+    summary(records, load(endgame_file(args.out)))
+    if args.against:
+        against(records, load(args.against), args.against.name)
 
 
 if __name__ == "__main__":

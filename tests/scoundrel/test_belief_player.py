@@ -263,3 +263,41 @@ def test_divergences_script_reruns_each_parting_position(tmp_path, capsys):
         with pytest.raises(SystemExit) as e:
             bpd.main(bad)
         assert e.value.code == 2 and capsys.readouterr().err.startswith("error: ")
+
+
+def test_depth1_lookahead_plays_where_asked_and_its_game_replays_to_its_score():
+    """``--lookahead depth1`` (issue 62): the depth-1 search decides at more than the exact
+    step's unseen cards and at most ``depth1_unseen``; the game is legal, replays to its
+    score and is the same game again (bounded by counts); without the switch the player is
+    today's."""
+    seed = 2
+    rules = Rules(mode="solo")
+    start = State.new(deal(seed, rules), rules)
+    cfg = dict(TINY, lookahead="depth1", depth1_deals=1, depth1_orders=1, depth1_unseen=10)
+    end, moves, notes, _ = bbp.play(start, "belief", seed, **cfg)
+    state = start
+    for action in moves:
+        state = state.play(action)
+    assert state.finished and state.score == end.score
+    kinds = {n["kind"] for n in notes}
+    assert "depth1" in kinds
+    for n in notes:
+        if n["kind"] == "depth1":
+            assert TINY["exact_unseen"] < n["unseen"] <= 10
+        elif n["kind"] == "depth0":
+            assert n["unseen"] > 10
+    assert bbp.play(start, "belief", seed, **cfg)[1] == moves
+    with pytest.raises(ValueError, match="unknown lookahead"):
+        bbp.BeliefPlayer(rules, seed, lookahead="depth2", **TINY)
+
+
+def test_against_pairs_two_belief_players_and_mcnemar_is_exact(capsys):
+    assert bbp.mcnemar(0, 0) == 1.0 and bbp.mcnemar(3, 0) == 0.25 and bbp.mcnemar(5, 5) == 1.0
+    assert round(bbp.mcnemar(112, 82), 3) == 0.037     # the pooled 1-1000 figure of benchmarks/README.md
+    mine = [{"seed": s, "belief": {"won": w, "score": w * 10, "line": "a", "seconds": 1.0}}
+            for s, w in ((1, True), (2, True), (3, False))]
+    other = {s: {"seed": s, "belief": {"won": w, "score": w * 10, "line": "b", "seconds": 2.0}}
+             for s, w in ((1, True), (2, False), (4, True))}
+    bbp.against(mine, other, "other.jsonl")
+    out = capsys.readouterr().out
+    assert "2 deals" in out and "won by one only: this 1, that 0" in out and "+50.0 points" in out
