@@ -743,14 +743,21 @@ def test_a_bad_number_of_rounds_is_told_in_one_line(server, browser):
 
 
 # ------------------------------------------------------------------ the review's setup steps in hindsight
+def shown_figure(text: str):
+    """A figure of a hindsight table: ``(low, high)``, equal where it is exact (``+12``, ``+18.50``, ``+10..+14``)."""
+    parts = [Fraction(x.replace("\u2212", "-")) for x in text.split("..")]
+    return parts[0], parts[-1]
+
+
 def test_the_review_in_hindsight_of_the_stack_steps(browser):
     """A Glitzerhaus round against the greedy bot; after it the review's stack steps, asked apart
     (slow: a minute or so) while the page stays free: a table a player at s1 and s2 with every
     pair's value against the other's actual pair, the pair played and the best marked, the loss;
-    every figure the library's (review with stacks).  The server grants 150 s so that they are exact."""
+    every figure the library's (review with stacks, no limit), or where the server's time (here
+    90 s) ran out on a loaded machine, bounds that hold the library's figure, and said so."""
     from scoundrel_solver.bottleimp.answers import review_answer
     seed = 7
-    with LocalServer(["--workers", "1", "--max-budget", "150"]) as server:
+    with LocalServer(["--workers", "1", "--max-budget", "90"]) as server:
         open_page(browser, server, f"variant=glitzerhaus&seed={seed}&seat=A&bot=greedy&pause=0")
         for _ in ("s1", "s2"):
             stack = options(browser)
@@ -776,22 +783,31 @@ def test_the_review_in_hindsight_of_the_stack_steps(browser):
         phone(browser, "review-stacks")
         for st in want["stacks"]:
             box = boxes[st["step"]]
-            assert "NOT every figure exact" not in box.text
+            bounded = False
             for seat in ("A", "B"):
                 side = st[seat]
                 tables = box.find_elements(By.CSS_SELECTOR, f'.hindsight-table[data-seat="{seat}"]')
                 rows = {tr.get_attribute("data-choice"): tr for t in tables for tr in t.find_elements(By.CSS_SELECTOR, "tr[data-choice]")}
                 assert set(rows) == {o["choice"] for o in side["options"]}          # all 72 pairs, the folded too
+                exact = True
                 for o in side["options"]:
-                    shown = rows[o["choice"]].get_attribute("data-value").replace("\u2212", "-")
-                    assert Fraction(shown) == Fraction(o["value"]["fraction"]) if "/" not in o["value"]["fraction"] \
-                        else abs(float(shown) - o["value"]["float"]) < 0.006
+                    low, high = shown_figure(rows[o["choice"]].get_attribute("data-value"))
+                    value = Fraction(o["value"]["fraction"])
+                    if low == high:
+                        assert abs(low - value) < Fraction(1, 200), (st["step"], seat, o)   # "+18.50" for 37/2
+                    else:
+                        assert low <= value <= high, (st["step"], seat, o)
+                        exact = False
+                bounded = bounded or not exact
                 played = rows[side["choice"]]
                 assert "played" in played.get_attribute("class")
-                assert {c for c, tr in rows.items() if "best" in (tr.get_attribute("class") or "")} == set(side["best"])
-                loss = Fraction(side["loss"]["value"]["fraction"])
+                if exact:
+                    assert {c for c, tr in rows.items() if "best" in (tr.get_attribute("class") or "")} == set(side["best"])
                 caption = tables[0].find_element(By.TAG_NAME, "caption").get_attribute("textContent")
                 assert caption.startswith(f"{seat} laid down/passed {side['choice']}, against ")
-                assert ("lost nothing" in caption) == (loss == 0)
+                if exact and "lost " in caption:
+                    loss = Fraction(side["loss"]["value"]["fraction"])
+                    assert ("lost nothing" in caption) == (loss == 0)
                 visible = [tr for tr in tables[0].find_elements(By.CSS_SELECTOR, "tr[data-choice]") if tr.is_displayed()]
                 assert len(visible) <= 13 and played in visible                    # the rest folded, the pair played shown
+            assert ("NOT every figure exact" in box.text) == bounded

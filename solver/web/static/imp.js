@@ -758,6 +758,11 @@ async function undo() {
   cursor = 0;
   clearHints();
   $("#end").hidden = true;
+  const m = g.match;
+  if (m && m.lines.length === m.number) {     // the round's end undone: the match's score as before it
+    m.lines = m.lines.slice(0, -1);
+    m.info = m.before;
+  }
   document.body.dataset.last = "undo";
   if (g.people && s.mover !== moverBefore) cover(s.mover);
   else {
@@ -1218,6 +1223,7 @@ async function startMatch(choice) {
 
 // round m.number of the match: its deal, and the seat the human (player m.you) holds in it
 async function startRound(m) {
+  m.before = m.info;          // the score before this round (an undo from its end goes back to it)
   const d = m.info.deals[m.number - 1];
   const people = m.choice.bot === "people";
   await start({ ...m.choice, seed: String(d.seed), seat: people ? null : d.seats[String(m.you)] }, m);
@@ -1427,8 +1433,10 @@ async function stackReview(line) {
     if (!b) continue;
     b.dataset.state = "done";
     const status = b.querySelector(".stack-status");
-    status.textContent = `${st.method[0].toUpperCase()}${st.method.slice(1)}.` + (r.exact ? ""
-      : " NOT every figure exact: the server's time ran out (imp review, without a limit, gives them all).");
+    const exact = ["A", "B"].every((seat) => st[seat].options.every((o) => o.value != null));
+    status.textContent = `${st.method[0].toUpperCase()}${st.method.slice(1)}.` + (exact ? ""
+      : " NOT every figure exact: the server's time ran out; the figures are the bounds proven (imp review, " +
+        "without a limit, gives them all).");
     b.appendChild(hindsightEl(st.step, ["A", "B"].map((seat) => stackSide(st, seat))));
   }
 }
@@ -1447,16 +1455,17 @@ function valueFigure(v) {
   return Number.isInteger(v) ? signed(v) : figure(v);
 }
 
-function lossFigure(m) {
-  const t = marginText(m);
-  return t.replace(/^\+/, "").replace(/\.\.\+/, "..");
+// what a choice lost (never negative): "lost 3", "lost nothing", or the bounds proven
+function lossText(m) {
+  const t = marginText(m).replace(/^\+/, "").replace(/\.\.\+/, "..");
+  if (m.value == null) return `lost ${t} (bounds)`;
+  return t === "0" ? "lost nothing" : `lost ${t}`;
 }
 
 // a player's side of a stack step: each pair's value against the other's actual pair (stacks[].A)
 function stackSide(st, seat) {
   const c = st[seat], other = st[seat === "A" ? "B" : "A"];
-  return { seat, played: c.choice, against: other.choice, best: c.best, loss: lossFigure(c.loss),
-    lost: c.loss.value ? c.loss.value.float > 0 : c.loss.lower > 0,
+  return { seat, played: c.choice, against: other.choice, best: c.best, loss: lossText(c.loss),
     rows: c.options.map((o) => ({ choice: o.choice, text: marginText(o), key: o.value ? o.value.float : (o.lower + o.upper) / 2 })) };
 }
 
@@ -1469,7 +1478,7 @@ function gameSide(s, seat) {
   const options = seat === "A" ? game.rows.map((o, r) => [o, cell(r, j)]) : game.columns.map((o, k) => [o, cell(i, k)]);
   const loss = c.loss != null ? { value: c.loss } : { value: null, lower: c.loss_lower, upper: c.loss_upper };
   return { seat, played: String(c.choice), against: String(s.played[seat === "A" ? "B" : "A"]), best: c.best.map(String),
-    loss: lossFigure(loss), lost: (c.loss != null ? c.loss : c.loss_lower) > 0,
+    loss: lossText(loss),
     rows: options.map(([o, m]) => ({ choice: String(o), text: marginText(m), key: m.value != null ? m.value : (m.lower + m.upper) / 2 })) };
 }
 
@@ -1495,11 +1504,11 @@ function hindsightEl(step, sides) {
     const table = document.createElement("table");
     table.className = "hindsight-table";
     table.dataset.seat = side.seat;
-    table.dataset.loss = side.loss;
+    table.dataset.loss = side.loss.replace(/^lost /, "").replace("nothing", "0");
     const best = side.best.length ? side.best.slice(0, 6).join(", ") + (side.best.length > 6 ? ` (and ${side.best.length - 6} more)` : "") : "not proven";
     const caption = document.createElement("caption");
     caption.textContent = `${side.seat} ${words.did} ${side.played}, against ${other}'s actual ${words.against} ` +
-      `${side.against}: ${side.lost ? `lost ${side.loss}` : "lost nothing"}; the best: ${best}.`;
+      `${side.against}: ${side.loss}; the best: ${best}.`;
     table.appendChild(caption);
     const head = document.createElement("tr");
     head.innerHTML = `<th>${side.seat} ${words.choice}</th><th>A ${MINUS} B</th><th></th>`;
@@ -1571,9 +1580,9 @@ function setupGameEl(titleText, s, id) {
   for (const seat of ["A", "B"]) {
     const c = s[seat];
     const other = seat === "A" ? "B" : "A";
-    const lossText = c.loss == null ? "its loss is not proven" : c.loss > 0 ? `lost ${c.loss} there` : "lost nothing there";
+    const lostText = c.loss == null ? "its loss is not proven" : c.loss > 0 ? `lost ${c.loss} there` : "lost nothing there";
     const p = textP(`${seatName(seat)} chose ${c.choice}: against ${seatName(other)}'s actual ${s.played[other]} the ` +
-      `best was ${c.best.join(" or ")} (${boundText(c, "best_value")}); ${lossText}.`, "setup-loss" + (c.loss > 0 ? " lost" : ""));
+      `best was ${c.best.join(" or ")} (${boundText(c, "best_value")}); ${lostText}.`, "setup-loss" + (c.loss > 0 ? " lost" : ""));
     p.dataset.seat = seat;
     p.dataset.loss = String(c.loss);
     box.appendChild(p);
