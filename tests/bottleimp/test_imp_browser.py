@@ -13,6 +13,13 @@ chromium-driver) driven by Selenium, as tests/scoundrel/test_browser.py drives S
   deals, the address's ``samples``): every choice's figures as ``imp hint --table --json`` gives
   them and the CLI writes them, the caveat, the recommendation marked on the table, "why not" the
   player's own pick, and the row's button that makes the choice.
+* A Lopaka match of two rounds (``rounds=2``): the bar with the round, the seats and the dealer
+  (the bot deals round 1, you round 2, and you are A then B), the running score the library's
+  (``imp match``) after each round, "Next round", the winner of the match; a bad number of rounds
+  told in the API's line.
+* The review's setup steps in hindsight: Lopaka's exchange and Glitzerhaus's open stacks as a
+  table a player (``check_review``); Glitzerhaus's stack steps asked apart while the page stays
+  free, every pair's figure the library's (``review`` with stacks) or bounds that hold it.
 * Today's puzzle (a double-dummy position) played from its position; bad input in the address
   told in one line, the API's; the card tables of the page and the library equal; at phone
   width (390 px) the hand wraps with no card over another.  Screenshots (1280 and 390 px)
