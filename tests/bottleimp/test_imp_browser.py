@@ -467,6 +467,17 @@ def test_a_glitzerhaus_round_for_two_at_one_screen(server, browser):
     check_review(browser, server, "glitzerhaus", seed, line)
     shot(browser, "glitz-end")
     phone(browser, "glitz-end")
+    stacks_settled(browser)
+
+
+def stacks_settled(driver):
+    """The stack steps' hindsight, asked apart after a Glitzerhaus round, has answered (exact or
+    bounds within the server's budget): the heavy pool is free again for the next test."""
+    wait(driver, 200).until(lambda d: all(b.get_attribute("data-state") in ("done", "unavailable")
+                                          for b in d.find_elements(By.CSS_SELECTOR, ".review-stack")))
+    for b in driver.find_elements(By.CSS_SELECTOR, ".review-stack"):
+        assert b.get_attribute("data-state") == "done", b.text
+        assert b.find_elements(By.CSS_SELECTOR, '.hindsight-table[data-seat="A"]')
 
 
 def test_todays_puzzle_is_played_from_its_position(server, browser):
