@@ -707,6 +707,14 @@ def test_a_lopaka_match_of_two_rounds(server, browser):
     assert options(browser) == sorted(deal(42, Rules("lopaka")).blocks["A"])
     play_round_by_mouse(browser)
     lines = [line_shown(browser)]
+    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "1")
+    # an undo from the round's end takes its score back; the same card again ends it as before
+    keys(browser, "u")
+    wait(browser).until(lambda d: attr(d, "task") == "play")
+    assert match_bar(browser)["played"] == "0" and match_bar(browser)["totals"] == "0 0"
+    assert not browser.find_element(By.ID, "match-end").is_displayed()
+    choose(browser, options(browser)[0], by_key=True)
+    assert attr(browser, "task") == "over" and line_shown(browser) == lines[0]
     m = Match(Rules("lopaka"), 42, 2)
     want = match_answer(m, lines)
     wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "1")
