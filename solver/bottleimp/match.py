@@ -7,7 +7,7 @@ the new dealer's right: he is no player of the match and has no seat to keep).
 
 **The players** are numbered by their seats in round 1: player 1 sits at seat 1 (A: left of the
 first dealer, who leads the first trick), player *n* deals round 1 (B in the variants).  In
-round *k* player *p* sits at seat ((p − k) mod n) + 1 and player ((−k) mod n) + 1 deals.
+round *k* player *p* sits at seat ((p − k) mod n) + 1 and player ((k − 2) mod n) + 1 deals.
 
 **Deal numbering [decision]** (docs/bottleimp.md, "Matches"): the rule books say nothing of it.
 Round *k* of the match numbered *N* plays the deal numbered N + k − 1 (mod 2^64) of §5, its blocks
