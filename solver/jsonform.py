@@ -23,7 +23,7 @@ SCHEMA_VERSION = 1
 SCHEMA_FILE = "scoundrel.schema.json"
 # The discriminator ``type`` of each object a command prints, and the
 # ``$defs`` entry of the schema that describes it.
-TYPES = ("solve", "deal", "replay", "hint", "explain", "rate", "daily", "stats", "error", "imp-deal", "imp-replay", "imp-value", "imp-solve", "imp-hint", "imp-stats", "imp-table-hint", "imp-setup-hint", "imp-puzzles", "imp-daily", "imp-game", "imp-review")
+TYPES = ("solve", "deal", "replay", "hint", "explain", "rate", "daily", "stats", "error", "imp-deal", "imp-replay", "imp-value", "imp-solve", "imp-hint", "imp-stats", "imp-table-hint", "imp-setup-hint", "imp-puzzles", "imp-daily", "imp-game", "imp-review", "imp-match")
 # Lines of the files the commands write (no ``type`` key: see docs/json.md).
 FILE_LINES = ("stats_result", "catalogue_entry", "imp_stats_result")
 

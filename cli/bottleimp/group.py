@@ -1,4 +1,4 @@
-"""``scoundrel-solve imp``: The Bottle Imp's commands (deal, replay, value, solve, hint, review, play, puzzle, daily).
+"""``scoundrel-solve imp``: The Bottle Imp's commands (deal, replay, value, solve, hint, review, play, match, puzzle, daily).
 
 Thin, as the Scoundrel commands are: parse the options, call the library
 (:mod:`scoundrel_solver.bottleimp`, whose ``answers`` build every JSON answer),
@@ -16,6 +16,7 @@ from ..options import json_option, usage_error
 from ..output import print_json
 from . import render
 from .options import ImpOptions, imp_options, pretty_option, read_position
+from .match import match_command
 from .play import play_command
 from .puzzle import daily_command, puzzle_command
 from .review import review_command
@@ -35,6 +36,8 @@ Examples:
   scoundrel-solve imp replay --variant lopaka --seed 42 --line "pass 1 18 | 36 37 31" --steps
   scoundrel-solve imp replay --variant glitzerhaus --seed 0 --line "s1 3/17 33/6" --json
   scoundrel-solve imp play --variant lopaka --seed 42
+  scoundrel-solve imp play --variant lopaka --seed 42 --rounds 4
+  scoundrel-solve imp match --seed 42 --rounds 4
   scoundrel-solve imp solve --seed 42 --moves "pass 1 18"
   scoundrel-solve imp hint --seed 42 --moves "pass 1 18" --explain 36
   scoundrel-solve imp hint --table --seed 42 --moves "pass 1 18 | 36 37 31 | 32" --time 1
@@ -191,6 +194,7 @@ def value_command(game: ImpOptions, line: str, position_file, as_json, pretty):
 
 
 imp_group.add_command(play_command)
+imp_group.add_command(match_command)
 imp_group.add_command(solve_command)
 imp_group.add_command(hint_command)
 imp_group.add_command(review_command)

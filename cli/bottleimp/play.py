@@ -18,6 +18,7 @@ from scoundrel_solver.bottleimp import (BasePass, Discard, IllegalMove, InputErr
                                         parse_line, replay)
 from scoundrel_solver.bottleimp.analysis import DEFAULT_HINT_TIME
 from scoundrel_solver.bottleimp.bots import BOTS, make_bot, setup_choice
+from scoundrel_solver.bottleimp.match import MAX_ROUNDS, match_of
 from scoundrel_solver.bottleimp.notation import format_line, line_of
 from scoundrel_solver.progress import ProgressLine
 from scoundrel_solver.shuffle import check_seed
@@ -68,6 +69,11 @@ yours too: the best card of each position, the lowest of equals; Lopaka and
 Glitzerhaus only).  Every bot but random makes its setup choices by the low-cards
 policy (pass the lowest card, discard the next lowest, keep stack 1 open).
 
+--rounds N plays a match: N rounds agreed before, the deal passing each round (in
+Lopaka and Glitzerhaus you are A and B in turn; Lopaka moves to the new dealer's
+right), round k on deal --seed + k - 1, the running score after each round.  --as
+is your seat in round 1.
+
 --moves LINE starts the round after a line (setup steps and tricks, as imp replay
 takes it); --time is the hints' budget.  --json plays one step instead of a session:
 the bots move to your turn after --moves, then your --move (if given) and the bots
@@ -81,6 +87,7 @@ Examples:
   scoundrel-solve imp play --variant glitzerhaus --seed 7 --as B --bot random
   scoundrel-solve imp play --variant base --players 4 --seed 3 --as 2
   scoundrel-solve imp play --variant glitzerhaus --seed 0 --bot double-dummy
+  scoundrel-solve imp play --variant lopaka --seed 42 --rounds 4 --bot table
   scoundrel-solve imp play --seed 42 --moves "pass 1 12" --move 36 --json
   printf 'pass 1\\nlook\\nquit\\n' | scoundrel-solve imp play --seed 42     (from a pipe)
 """
@@ -524,6 +531,96 @@ class Session(Commands):
         self.echo("Line so far: " + (self.seen_line() or "(no moves)"))
 
 
+class MatchSession(Commands):
+    """A match (``--rounds N``): one :class:`Session` a round, the deal of round k and the human's
+    seat in it from :class:`~scoundrel_solver.bottleimp.match.Match` (the seats swap with the
+    deal, IMP-RULES §2.8), the running score told between rounds.  The commands act on the round
+    being played; undo stays within it (a finished round is the match's)."""
+
+    help_text = IN_GAME_HELP
+
+    def __init__(self, match, you: int, bot: str, bot_seed: int, echo: Callable[[str], None], pretty: bool = False,
+                 hint_time: float = DEFAULT_HINT_TIME, workers: int = None):
+        self.match = match
+        self.you = you
+        self.echo = echo
+        self.results = []
+        self._args = (bot, bot_seed, echo, pretty, (), hint_time, workers)
+        self.number = 1
+        self.round = self._session(1)
+
+    def _session(self, k: int) -> Session:
+        d = self.match.deal(k)
+        return Session(d, d.rules.seats.index(self.match.seat(self.you, k)), *self._args)
+
+    @property
+    def over(self) -> bool:
+        return self.round.over and self.number == self.match.rounds
+
+    def prompt(self) -> str:
+        return f"[{self.number}/{self.match.rounds}] {self.round.prompt()}"
+
+    def start(self) -> None:
+        m = self.match
+        self.echo(f"A match of {m.rounds} round{'s' if m.rounds != 1 else ''}, numbered {m.seed}: you are player "
+                  f"{self.you}; the deal passes each round, so your seat changes (docs/bottleimp.md, \"Matches\").")
+        self._begin()
+
+    def _begin(self) -> None:
+        self.echo(render.match_round_line(self.match, self.number, self.you))
+        self.round.start()
+
+    def _record(self) -> None:
+        state = self.round.state
+        self.results.append(self.match.result(self.number, state, self.round.line_text()))
+
+    def _next(self) -> None:
+        self.round.finish()
+        self._record()
+        self.echo("")
+        for text in render.match_score_lines(self.match, self.results, self.you):
+            self.echo(text)
+        self.echo("")
+        self.number += 1
+        self.round = self._session(self.number)
+        self._begin()
+
+    # the commands: the round's
+    def look(self) -> None:
+        self.round.look()
+
+    def show_line(self) -> None:
+        self.round.show_line()
+
+    def undo(self, args) -> None:
+        self.round.undo(args)
+
+    def hint(self, args) -> None:
+        self.round.hint(args)
+
+    def explain(self, args) -> None:
+        self.round.explain(args)
+
+    def play(self, text: str) -> None:
+        self.round.play(text)
+        if self.round.over and not self.over:
+            self._next()
+
+    def finish(self) -> None:
+        self.round.finish()
+        self._record()
+        self.echo("")
+        for text in render.match_score_lines(self.match, self.results, self.you):
+            self.echo(text)
+
+    def leave(self, why: str) -> None:
+        self.round.leave(why)
+        self.echo(f"The match stops in round {self.number} of {self.match.rounds}.")
+        if self.results:
+            for text in render.match_score_lines(self.match, self.results, self.you):
+                self.echo(text)
+
+
 @click.command("play", help=PLAY_HELP)
 @imp_options
 @click.option("--as", "--seat", "seat", default=None, metavar="SEAT",
@@ -543,10 +640,19 @@ class Session(Commands):
               help="With --json: the one step of the game the service's /api/imp/game answers: your MOVE after "
                    "--moves (and the bots' moves to your turn), printed as an imp-game object.")
 @click.option("--reveal", is_flag=True, help="With --json: also the whole position (every hidden card).")
+@click.option("--rounds", type=WholeNumber(1, MAX_ROUNDS), default=None, metavar="N",
+              help="Play a match of N rounds (the deal passing each round, your seat with it; round k plays deal "
+                   "--seed + k - 1), with the running score between rounds.")
 @json_option
 @pretty_option
-def play_command(game, seat, bot, bot_seed, moves, hint_time, workers, move, reveal, as_json, pretty):
-    chosen = game.game()
+def play_command(game, seat, bot, bot_seed, moves, hint_time, workers, move, reveal, rounds, as_json, pretty):
+    if rounds is not None:
+        if as_json or move is not None or reveal:
+            raise usage_error("--rounds plays a match in the terminal; --json (--move, --reveal) is one step of one "
+                              "round (imp match --json tells a match's deals and score)")
+        if moves:
+            raise usage_error("--rounds plays every round of the match from its deal: drop --moves")
+    chosen = game.game() if rounds is None else match_of(game.rules(), game.seed, rounds, game.deal is not None).deal(1)
     if as_json:
         from scoundrel_solver.bottleimp.answers import game_answer
         check_seed(bot_seed, "--bot-seed")
@@ -571,5 +677,9 @@ def play_command(game, seat, bot, bot_seed, moves, hint_time, workers, move, rev
     segments = parse_line(moves, rules)
     replay(chosen.start(), segments)            # every move checked before the round starts
     actions = [a for segment in segments for a in segment]
-    session = Session(chosen, seats.index(seat), bot, bot_seed, click.echo, pretty, actions, hint_time, workers)
+    if rounds is not None:
+        match = match_of(rules, chosen.seed, rounds)
+        session = MatchSession(match, match.player_at(seat, 1), bot, bot_seed, click.echo, pretty, hint_time, workers)
+    else:
+        session = Session(chosen, seats.index(seat), bot, bot_seed, click.echo, pretty, actions, hint_time, workers)
     run_session(session, Terminal())

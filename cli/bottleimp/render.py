@@ -743,3 +743,42 @@ def review_lines(r, title_text: str, pretty: bool = False) -> list:
     out.append(f"Total loss (double dummy): in the play A {lost(r.total_loss('A'))}, B {lost(r.total_loss('B'))}"
                f"{setup}.")
     return out
+
+
+def match_player(match, player: int, you: int = None) -> str:
+    """``player 1`` (``you`` marks the human's player in ``imp play --rounds``)."""
+    return "you" if player == you else f"player {player}"
+
+
+def match_round_line(match, k: int, you: int = None) -> str:
+    """Round ``k``'s deal and seats: ``Round 2 of 4: deal 43; player 1 deals; you are B ...``."""
+    rules = match.rules
+    seats = ", ".join(f"{match_player(match, p, you)} {seat_name(rules, s)}" for p, s in match.seats(k).items())
+    dealer = match_player(match, match.dealer(k), you)
+    return (f"Round {k} of {match.rounds}: deal {match.round_seed(k)}; {dealer} "
+            f"{'deal' if dealer == 'you' else 'deals'}; seats: {seats}.")
+
+
+def match_score_lines(match, results, you: int = None) -> list:
+    """The running score after ``results`` (the rounds played): each round's scores, the totals."""
+    from scoundrel_solver.bottleimp.match import leaders, margin, totals
+    out = []
+    for r in results:
+        scores = ", ".join(f"{match_player(match, p, you)} ({r.seats[p]}) {num(v)}" for p, v in r.scores.items())
+        out.append(f"  round {r.number} (deal {r.seed}): {scores}")
+    t = totals(match, results)
+    text = ", ".join(f"{match_player(match, p, you)} {num(v)}" for p, v in t.items())
+    done = len(results)
+    where = "final score" if done == match.rounds else f"score after {done} of {match.rounds} rounds"
+    if match.rules.two_player and done:
+        m = margin(match, results)
+        text += f" (player 1 {MINUS} player 2: {signed(m)})"
+    out.append(f"Match {where}: {text}.")
+    if done == match.rounds:
+        top = leaders(match, results)
+        if len(top) > 1:
+            out.append("The match is drawn: " + " and ".join(match_player(match, p, you) for p in top) + " tie.")
+        else:
+            who = match_player(match, top[0], you)
+            out.append("You win the match." if who == "you" else f"{who[0].upper() + who[1:]} wins the match.")
+    return out

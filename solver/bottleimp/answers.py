@@ -3,7 +3,7 @@
 The command line and (later) the HTTP service both call these and print or send the
 dict; neither builds an answer itself.  Every dict validates against the project's
 schema (``$defs/imp-deal``, ``imp-replay``, ``imp-position``, ``imp-value``, ``imp-solve``,
-``imp-hint``, ``imp-table-hint``, ``imp-setup-hint``, ``imp-puzzles``, ``imp-puzzle``, ``imp-daily``, ``imp-review``).
+``imp-hint``, ``imp-table-hint``, ``imp-setup-hint``, ``imp-puzzles``, ``imp-puzzle``, ``imp-daily``, ``imp-review``, ``imp-match``).
 
 >>> from .rules import Rules
 >>> answer = replay_answer(deal(42, Rules("lopaka")), "pass 1 18 | 36 37 31")
@@ -19,6 +19,7 @@ from .bots import factory
 from .deal import Deal, deal  # noqa: F401  (deal: used by the example above)
 from .engine import Budget
 from .guarantee import NAMED as FLOOR_NAMED
+from .match import NUMBERING, Match, leaders, margin, totals
 from .notation import format_line, line_of, parse_line, replay
 from .position import position_dict
 from .puzzle import METHOD as PUZZLE_METHOD
@@ -368,6 +369,29 @@ def review_answer(start: State, line_text: str = "", seed=None, blocks=None, max
     (``stacks``: Glitzerhaus's stack steps too)."""
     return review_json(review(start, line_text, Budget(max_nodes or 0, timeout), workers=workers,
                               progress=progress, stacks=stacks), seed, blocks)
+
+
+def match_answer(match: Match, lines="") -> dict:
+    """``imp match --json``: the match's rounds (each one's deal number, dealer and seats) and the
+    running score after the rounds played (``lines``: their lines, :meth:`.match.Match.played`)."""
+    results = match.played(lines)
+    rules = match.rules
+    out = {"type": "imp-match", "variant": rules.variant}
+    if rules.variant == "base":
+        out["players"] = rules.players
+    out.update({"cards": rules.cards, "seed": match.seed, "rounds": match.rounds, "numbering": NUMBERING,
+                "deals": [{"round": k, "seed": match.round_seed(k), "dealer": match.dealer(k),
+                           "seats": {str(p): seat for p, seat in match.seats(k).items()}}
+                          for k in range(1, match.rounds + 1)],
+                "played": [{"round": r.number, "seed": r.seed, "line": r.line,
+                            "scores": {str(p): v for p, v in r.scores.items()}, "seat_scores": r.seat_scores,
+                            "value": r.final.value(),
+                            "holder": r.final.seats[r.final.holder]} for r in results],
+                "totals": {str(p): v for p, v in totals(match, results).items()},
+                "margin": margin(match, results), "leaders": list(leaders(match, results)),
+                "finished": len(results) == match.rounds,
+                "next_round": len(results) + 1 if len(results) < match.rounds else None})
+    return out
 
 
 # ------------------------------------------------------- at a real table

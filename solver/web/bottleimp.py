@@ -96,6 +96,10 @@ ENDPOINTS = [
              "The Bottle Imp: where did each player lose it, the double-dummy review of a round: every card's value "
              "before and after and its loss, the exchange or the open stacks against the other player's actual "
              "choice (= scoundrel-solve imp review --json).", "imp-review", handler=review),
+    Endpoint("/api/imp/match", "match", {**GAME, "rounds": INT, "lines": STR},
+             "The Bottle Imp: a match of several rounds, their number agreed before: each round's deal number, "
+             "dealer and seats, and the running score after the rounds played (= scoundrel-solve imp match --json).",
+             "imp-match", ("rounds",), handler=position),
     Endpoint("/api/imp/hint", "hint", {**GAME, "position": JSON, "moves": STR, "explain": STR, "table": BOOL,
                                        "seat": STR, "against": STR, "samples": INT, "opponent": STR, "time": NUM},
              "The Bottle Imp: every legal card's double-dummy margin (the deal known), or with table=true the "

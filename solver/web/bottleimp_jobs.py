@@ -21,6 +21,7 @@ WORKERS = 1        # a matrix game's solves stay in the solver process the pool 
 def _checks() -> dict:
     """Option name -> (check, its arguments): the CLI's types of the same options (cli/bottleimp/*.py)."""
     from ..bottleimp.bots import BOTS
+    from ..bottleimp.match import MAX_ROUNDS
     from ..bottleimp.puzzle import METHODS
     from ..bottleimp.rules import CARD_TABLES, VARIANTS
     from ..bottleimp.setuphint import MAX_SAMPLES, OPPONENT_MODELS
@@ -31,7 +32,7 @@ def _checks() -> dict:
         "bot_seed": (whole_number, 0, 2 ** 32 - 1), "tricks_left": (whole_number, 2, 11),
         "count": (whole_number, 1, 100), "method": (one_of, METHODS),
         "samples": (whole_number, 1, MAX_SAMPLES, "the setup hint draws at most that many deals"),
-        "opponent": (one_of, OPPONENT_MODELS),
+        "opponent": (one_of, OPPONENT_MODELS), "rounds": (whole_number, 1, MAX_ROUNDS),
     }
 
 
@@ -154,6 +155,18 @@ def hint(params: dict) -> dict:
     start, seed, blocks = _start(p)
     return hint_answer(start, p.get("moves", ""), seed, blocks, p["time"], explain_card=p.get("explain"),
                        workers=WORKERS)
+
+
+@answers_as("match")
+def match(params: dict) -> dict:
+    """``imp match --json``: the match's rounds and the running score after ``lines``."""
+    from ..bottleimp import Rules
+    from ..bottleimp.answers import match_answer
+    from ..bottleimp.match import match_of
+    p = checked(params)
+    rules = Rules(p.get("variant", "lopaka"), int(p["players"]) if p.get("players") is not None else None,
+                  p.get("cards", "classic"))
+    return match_answer(match_of(rules, p.get("seed"), p["rounds"], p.get("deal") is not None), p.get("lines", ""))
 
 
 @answers_as("puzzle")

@@ -13,6 +13,13 @@ chromium-driver) driven by Selenium, as tests/scoundrel/test_browser.py drives S
   deals, the address's ``samples``): every choice's figures as ``imp hint --table --json`` gives
   them and the CLI writes them, the caveat, the recommendation marked on the table, "why not" the
   player's own pick, and the row's button that makes the choice.
+* A Lopaka match of two rounds (``rounds=2``): the bar with the round, the seats and the dealer
+  (the bot deals round 1, you round 2, and you are A then B), the running score the library's
+  (``imp match``) after each round, "Next round", the winner of the match; a bad number of rounds
+  told in the API's line.
+* The review's setup steps in hindsight: Lopaka's exchange and Glitzerhaus's open stacks as a
+  table a player (``check_review``); Glitzerhaus's stack steps asked apart while the page stays
+  free, every pair's figure the library's (``review`` with stacks) or bounds that hold it.
 * Today's puzzle (a double-dummy position) played from its position; bad input in the address
   told in one line, the API's; the card tables of the page and the library equal; at phone
   width (390 px) the hand wraps with no card over another.  Screenshots (1280 and 390 px)
@@ -295,11 +302,22 @@ def check_review(driver, server, variant: str, seed, line: str):
     start_of_play = solve_answer(deal(int(seed), Rules(variant)).start(), prefix(line, 1, 0), timeout=60)
     played = game.find_element(By.CSS_SELECTOR, ".matrix td.played").text.replace("\u2212", "-")
     assert int(played) == start_of_play["value"]
-    if variant == "glitzerhaus":     # the discard-and-pass steps are listed as not analysed, with no value
-        assert [p.text.split(":")[0] for p in driver.find_elements(By.CSS_SELECTOR, ".not-analysed")] == [
+    if variant == "glitzerhaus":     # the stack steps have a box each, analysed apart (test_the_review_in_hindsight)
+        assert [b.get_attribute("data-move") for b in driver.find_elements(By.CSS_SELECTOR, ".review-stack")] == [
             s for s in line.split(" | ") if s.split()[0] in ("s1", "s2")]
     for p in game.find_elements(By.CSS_SELECTOR, ".setup-loss"):
         assert f"chose {setup.split()[1 if p.get_attribute('data-seat') == 'A' else 2]}:" in p.text
+    # the same step in hindsight: a table a player, each choice against the other's actual one; the
+    # row played is worth the matrix's framed cell, its loss the one said above
+    for seat, index in (("A", 1), ("B", 2)):
+        table = game.find_element(By.CSS_SELECTOR, f'.hindsight-table[data-seat="{seat}"]')
+        rows = table.find_elements(By.CSS_SELECTOR, "tr[data-choice]")
+        assert len(rows) == size
+        mine = next(r for r in rows if r.get_attribute("data-choice") == setup.split()[index])
+        assert "played" in mine.get_attribute("class")
+        assert int(mine.get_attribute("data-value").replace("\u2212", "-")) == int(played)
+        said = game.find_element(By.CSS_SELECTOR, f'.setup-loss[data-seat="{seat}"]').get_attribute("data-loss")
+        assert table.get_attribute("data-loss") == said
     rows = driver.find_elements(By.CSS_SELECTOR, "#review-tricks tr[data-number]")
     total = len(rows)
     start = deal(int(seed), Rules(variant)).start()
@@ -449,6 +467,17 @@ def test_a_glitzerhaus_round_for_two_at_one_screen(server, browser):
     check_review(browser, server, "glitzerhaus", seed, line)
     shot(browser, "glitz-end")
     phone(browser, "glitz-end")
+    stacks_settled(browser)
+
+
+def stacks_settled(driver):
+    """The stack steps' hindsight, asked apart after a Glitzerhaus round, has answered (exact or
+    bounds within the server's budget): the heavy pool is free again for the next test."""
+    wait(driver, 200).until(lambda d: all(b.get_attribute("data-state") in ("done", "unavailable")
+                                          for b in d.find_elements(By.CSS_SELECTOR, ".review-stack")))
+    for b in driver.find_elements(By.CSS_SELECTOR, ".review-stack"):
+        assert b.get_attribute("data-state") == "done", b.text
+        assert b.find_elements(By.CSS_SELECTOR, '.hindsight-table[data-seat="A"]')
 
 
 def test_todays_puzzle_is_played_from_its_position(server, browser):
@@ -645,3 +674,166 @@ def test_the_setup_hint_at_a_stack_step(browser):
         submitted(browser, before)
         assert line_shown(browser).startswith("s1 ") and line_shown(browser).split(" | ")[0].split()[2] == rec
         assert attr(browser, "task") == "s2"
+
+
+# ------------------------------------------------------------------ a match of several rounds
+def match_bar(driver) -> dict:
+    bar = driver.find_element(By.ID, "match")
+    assert bar.is_displayed()
+    return {k: bar.get_attribute("data-" + k) for k in ("round", "rounds", "dealer", "dealer-seat", "seat", "played",
+                                                         "totals")} | {"text": bar.text}
+
+
+def play_round_by_mouse(driver):
+    """The first option at every step: the exchange's lowest card, then the lowest legal card."""
+    while attr(driver, "task") != "over":
+        assert attr(driver, "task") in ("pass", "play")
+        choose(driver, options(driver)[0], by_key=False)
+
+
+def test_a_lopaka_match_of_two_rounds(server, browser):
+    """rounds=2: round 1 on deal 42 with you at A (the bot deals), round 2 on deal 43 with you at B
+    (you deal); the bar above the table shows the round, the seats and the dealer, and the running
+    score, which is the library's (imp match) after each round."""
+    from scoundrel_solver.bottleimp.answers import match_answer
+    from scoundrel_solver.bottleimp.match import Match
+    open_page(browser, server, "variant=lopaka&seed=42&seat=A&bot=greedy&pause=0&rounds=2")
+    assert "rounds=2" in browser.current_url and "seed=42" in browser.current_url
+    bar = match_bar(browser)
+    assert bar["round"] == "1" and bar["rounds"] == "2" and bar["seat"] == "A"
+    assert bar["dealer"] == "2" and bar["dealer-seat"] == "B" and bar["totals"] == "0 0"
+    assert "round 1 of 2 (deal 42)" in bar["text"] and "you A" in bar["text"] and "the greedy bot B (deals)" in bar["text"]
+    assert "round 1 of 2, deal 42" in browser.find_element(By.ID, "title").text
+    assert options(browser) == sorted(deal(42, Rules("lopaka")).blocks["A"])
+    play_round_by_mouse(browser)
+    lines = [line_shown(browser)]
+    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "1")
+    # an undo from the round's end takes its score back; the same card again ends it as before
+    keys(browser, "u")
+    wait(browser).until(lambda d: attr(d, "task") == "play")
+    assert match_bar(browser)["played"] == "0" and match_bar(browser)["totals"] == "0 0"
+    assert not browser.find_element(By.ID, "match-end").is_displayed()
+    choose(browser, options(browser)[0], by_key=True)
+    assert attr(browser, "task") == "over" and line_shown(browser) == lines[0]
+    m = Match(Rules("lopaka"), 42, 2)
+    want = match_answer(m, lines)
+    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "1")
+    bar = match_bar(browser)
+    assert bar["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    end = browser.find_element(By.ID, "match-end")
+    assert end.is_displayed() and "The match after round 1 of 2" in end.text
+    cells = end.find_elements(By.CSS_SELECTOR, 'tr[data-round="1"] td[data-player]')
+    assert [c.text.split()[0].replace("\u2212", "-") for c in cells] == [str(want["played"][0]["scores"][p]) for p in "12"]
+    check_review(browser, server, "lopaka", 42, lines[0])
+    shot(browser, "match-round-1")
+    # the next round: the deal passes, so you are B and deal; the score carries over
+    nxt = browser.find_element(By.ID, "next-round")
+    assert "deal 43" in nxt.text and "you are B" in nxt.text
+    before = done(browser)
+    nxt.click()
+    submitted(browser, before)
+    bar = match_bar(browser)
+    assert bar["round"] == "2" and bar["seat"] == "B" and bar["dealer"] == "1" and bar["dealer-seat"] == "B"
+    assert "you B (deals)" in bar["text"] and "the greedy bot A" in bar["text"]
+    assert bar["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    assert "round 2 of 2, deal 43" in browser.find_element(By.ID, "title").text
+    assert attr(browser, "mover") == "B" and options(browser) == sorted(deal(43, Rules("lopaka")).blocks["B"])
+    assert "seed=42" in browser.current_url and "rounds=2" in browser.current_url and "seat=A" in browser.current_url
+    play_round_by_mouse(browser)
+    lines.append(line_shown(browser))
+    check_scores(browser, "lopaka", 43, lines[1])
+    want = match_answer(m, lines)
+    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "2")
+    assert match_bar(browser)["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    end = browser.find_element(By.ID, "match-end")
+    assert "The match is over" in end.text and not browser.find_elements(By.ID, "next-round")
+    verdict = end.find_element(By.CSS_SELECTOR, ".match-verdict").text
+    top = want["leaders"]
+    assert verdict == ("The match is drawn." if len(top) > 1 else "You win the match." if top == [1]
+                       else "The greedy bot wins the match.")
+    totals = [c.text.replace("\u2212", "-") for c in end.find_elements(By.CSS_SELECTOR, "tr.total th[data-player]")]
+    assert totals == [str(want["totals"]["1"]), str(want["totals"]["2"])]
+    shot(browser, "match-over")
+    phone(browser, "match-over")
+
+
+def test_a_bad_number_of_rounds_is_told_in_one_line(server, browser):
+    browser.get(server.url + "/imp?variant=lopaka&seed=42&rounds=0")
+    status = wait(browser).until(lambda d: d.find_element(By.ID, "status")
+                                 if "error" in (d.find_element(By.ID, "status").get_attribute("class") or "") else None)
+    try:
+        urllib.request.urlopen(server.url + "/api/imp/match?variant=lopaka&seed=42&rounds=0", timeout=30)
+        pytest.fail("the API took it")
+    except urllib.error.HTTPError as exc:
+        assert status.text == json.load(exc)["error"]
+
+
+# ------------------------------------------------------------------ the review's setup steps in hindsight
+def shown_figure(text: str):
+    """A figure of a hindsight table: ``(low, high)``, equal where it is exact (``+12``, ``+18.50``, ``+10..+14``)."""
+    parts = [Fraction(x.replace("\u2212", "-")) for x in text.split("..")]
+    return parts[0], parts[-1]
+
+
+def test_the_review_in_hindsight_of_the_stack_steps(browser):
+    """A Glitzerhaus round against the greedy bot; after it the review's stack steps, asked apart
+    (slow: a minute or so) while the page stays free: a table a player at s1 and s2 with every
+    pair's value against the other's actual pair, the pair played and the best marked, the loss;
+    every figure the library's (review with stacks, no limit), or where the server's time (here
+    90 s) ran out on a loaded machine, bounds that hold the library's figure, and said so."""
+    from scoundrel_solver.bottleimp.answers import review_answer
+    seed = 7
+    with LocalServer(["--workers", "1", "--max-budget", "90"]) as server:
+        open_page(browser, server, f"variant=glitzerhaus&seed={seed}&seat=A&bot=greedy&pause=0")
+        for _ in ("s1", "s2"):
+            stack = options(browser)
+            stack_step(browser, stack[0], stack[1], by_key=False)
+        open_stack(browser, 1, by_key=False)
+        while attr(browser, "task") != "over":
+            choose(browser, options(browser)[0], by_key=False)
+        line = line_shown(browser)
+        # the fast review first; then the stack steps analysing, the page not busy meanwhile
+        wait(browser, 120).until(lambda d: d.find_element(By.ID, "review-status").get_attribute("data-state"))
+        idle(browser)
+        boxes = {s: browser.find_element(By.ID, f"review-{s}") for s in ("s1", "s2")}
+        assert {b.get_attribute("data-state") for b in boxes.values()} <= {"analysing", "done"}
+        if boxes["s1"].get_attribute("data-state") == "analysing":
+            assert "Analysing in hindsight" in boxes["s1"].text and "busy" not in (body(browser).get_attribute("class") or "")
+        setup = " | ".join(s for s in line.split(" | ") if s.split()[0] in ("s1", "s2", "open"))
+        want = review_answer(deal(seed, Rules("glitzerhaus")).start(), setup, stacks=True)
+        assert want["exact"]
+        wait(browser, 400).until(lambda d: all(d.find_element(By.ID, f"review-{s}").get_attribute("data-state") == "done"
+                                               for s in ("s1", "s2")))
+        no_error(browser)
+        shot(browser, "review-stacks")
+        phone(browser, "review-stacks")
+        for st in want["stacks"]:
+            box = boxes[st["step"]]
+            bounded = False
+            for seat in ("A", "B"):
+                side = st[seat]
+                tables = box.find_elements(By.CSS_SELECTOR, f'.hindsight-table[data-seat="{seat}"]')
+                rows = {tr.get_attribute("data-choice"): tr for t in tables for tr in t.find_elements(By.CSS_SELECTOR, "tr[data-choice]")}
+                assert set(rows) == {o["choice"] for o in side["options"]}          # all 72 pairs, the folded too
+                exact = True
+                for o in side["options"]:
+                    low, high = shown_figure(rows[o["choice"]].get_attribute("data-value"))
+                    value = Fraction(o["value"]["fraction"])
+                    if low == high:
+                        assert abs(low - value) < Fraction(1, 200), (st["step"], seat, o)   # "+18.50" for 37/2
+                    else:
+                        assert low <= value <= high, (st["step"], seat, o)
+                        exact = False
+                bounded = bounded or not exact
+                played = rows[side["choice"]]
+                assert "played" in played.get_attribute("class")
+                if exact:
+                    assert {c for c, tr in rows.items() if "best" in (tr.get_attribute("class") or "")} == set(side["best"])
+                caption = tables[0].find_element(By.TAG_NAME, "caption").get_attribute("textContent")
+                assert caption.startswith(f"{seat} laid down/passed {side['choice']}, against ")
+                if exact and "lost " in caption:
+                    loss = Fraction(side["loss"]["value"]["fraction"])
+                    assert ("lost nothing" in caption) == (loss == 0)
+                visible = [tr for tr in tables[0].find_elements(By.CSS_SELECTOR, "tr[data-choice]") if tr.is_displayed()]
+                assert len(visible) <= 13 and played in visible                    # the rest folded, the pair played shown
+            assert ("NOT every figure exact" in box.text) == bounded

@@ -23,6 +23,7 @@ from scoundrel_solver.web.local import LocalServer  # noqa: E402
 VALIDATOR = jsonschema.Draft202012Validator(schema())
 VARY = {"seconds", "nodes", "time"}
 LATE = "pass 1 12 | 21 37 31 | 32 30 34 | 25 9 22 | 26 23 29 | 12 24 18 | 17 20 8"
+ROUND_42 = LATE + " | 33 11 14 | 35 16 27 | 36 6 15 | 10 13 5 | 3 4 1"
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +83,10 @@ def replay_line(variant, seed, line):
     ("/api/imp/daily", {"date": "2026-12-07", "reveal": "true"}, ["daily", "--date", "2026-12-07", "--reveal"]),
     ("/api/imp/game", {"seed": "42", "line": "pass 1 12", "move": "36"},
      ["play", "--seed", "42", "--moves", "pass 1 12", "--move", "36"]),
+    ("/api/imp/match", {"seed": "42", "rounds": "3", "lines": ROUND_42},
+     ["match", "--seed", "42", "--rounds", "3", "--lines", ROUND_42]),
+    ("/api/imp/match", {"variant": "base", "players": "4", "seed": "9", "rounds": "5"},
+     ["match", "--variant", "base", "--players", "4", "--seed", "9", "--rounds", "5"]),
     ("/api/imp/game", {"variant": "glitzerhaus", "seed": "0", "seat": "B", "bot": "random", "bot_seed": "3",
                        "move": "s1 33/6", "reveal": "true"},
      ["play", "--variant", "glitzerhaus", "--seed", "0", "--seat", "B", "--bot", "random", "--bot-seed", "3",
@@ -113,6 +118,10 @@ def test_the_table_hint_when_complete_is_the_cli_answer(client):
      ["play", "--seed", "42", "--moves", "pass 1 12", "--move", "37"]),
     ("/api/imp/game", {"seed": "42", "seat": "L"}, ["play", "--seed", "42", "--seat", "L"]),
     ("/api/imp/game", {"seed": "42", "bot": "oracle"}, ["play", "--seed", "42", "--bot", "oracle"]),
+    ("/api/imp/match", {"seed": "42", "rounds": "0"}, ["match", "--seed", "42", "--rounds", "0"]),
+    ("/api/imp/match", {"deal": "1 2", "rounds": "2"}, ["match", "--deal", "1 2", "--rounds", "2"]),
+    ("/api/imp/match", {"seed": "42", "rounds": "1", "lines": ROUND_42 + " || " + ROUND_42},
+     ["match", "--seed", "42", "--rounds", "1", "--lines", ROUND_42 + " || " + ROUND_42]),
     ("/api/imp/hint", {"variant": "glitzerhaus", "seed": "1", "table": "true", "samples": "2",
                        "opponent": "equilibrium"},
      ["hint", "--table", "--variant", "glitzerhaus", "--seed", "1", "--samples", "2", "--opponent", "equilibrium"]),

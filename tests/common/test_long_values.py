@@ -48,6 +48,9 @@ COMMANDS = {
     "imp-deal-players": ["imp", "deal", "--variant", "base", "--seed", "1", "--players"],
     "imp-stats-seeds": ["imp", "stats", "--seeds"],
     "imp-variant": ["imp", "deal", "--seed", "1", "--variant"],
+    "imp-match-rounds": ["imp", "match", "--seed", "1", "--rounds"],
+    "imp-match-lines": ["imp", "match", "--seed", "1", "--rounds", "2", "--lines"],
+    "imp-play-rounds": ["imp", "play", "--seed", "1", "--rounds"],
 }
 
 
@@ -78,6 +81,7 @@ PARAMETERS = [
     ("/api/imp/solve", "timeout", {"seed": "1"}), ("/api/imp/hint", "time", {"seed": "1"}),
     ("/api/imp/hint", "against", {"seed": "1", "table": "true"}), ("/api/imp/daily", "method", {}),
     ("/api/imp/game", "bot", {"seed": "1"}),
+    ("/api/imp/match", "rounds", {"seed": "1"}), ("/api/imp/match", "lines", {"seed": "1", "rounds": "2"}),
     ("/api/imp/hint", "samples", {"seed": "1", "table": "true"}),
     ("/api/imp/hint", "opponent", {"seed": "1", "table": "true"}),
     ("/api/solve", "seed", {}), ("/api/solve", "timeout", {"seed": "1"}), ("/api/solve", "tt_mb", {"seed": "1"}),

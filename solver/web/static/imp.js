@@ -228,7 +228,8 @@ function seatsOfGame() {
 
 function title(view) {
   const c = g.choice;
-  const deal = c.date ? `daily puzzle ${c.date} (deal ${g.seed})` : `deal ${g.seed}`;
+  const deal = c.date ? `daily puzzle ${c.date} (deal ${g.seed})`
+    : g.match ? `round ${g.match.number} of ${g.match.info.rounds}, deal ${g.seed}` : `deal ${g.seed}`;
   const who = g.people ? "pass and play" + (g.obj.finished ? "" : `, ${g.mover} to choose`) : `you are ${g.obj.seat} against ${c.bot}`;
   let where = "";
   if (g.obj.finished) where = "round over";
@@ -485,6 +486,7 @@ function render() {
   document.body.dataset.task = o.task;
   document.body.dataset.mover = viewerSeat();
   if (!o.finished) $("#end").hidden = true;
+  drawMatch();
 }
 
 // ------------------------------------------------------------------ the others' cards, one by one
@@ -592,9 +594,10 @@ async function step(seat, line, move) {
   return api("/api/imp/game", body);
 }
 
-async function start(choice) {
+async function start(choice, inMatch = null) {
   g = { choice, people: choice.bot === "people", undo: [], history: [], line: "", mover: null, pending: null,
-        covered: false, obj: null, options: [], seed: choice.seed, question: "" };
+        covered: false, obj: null, options: [], seed: choice.seed, question: "", match: inMatch };
+  drawMatch();
   cursor = 0;
   marks = { devil: null, pass: null };
   clearHints();
@@ -616,8 +619,9 @@ async function start(choice) {
   g.obj = obj;
   await animate(null, obj.view, seq, records);
   render();
+  const round = g.match ? `Round ${g.match.number} of ${g.match.info.rounds}, deal ${g.seed}` : `Deal ${g.seed}`;
   say(choice.date ? `Today's puzzle: ${g.question} Play it from here.`
-    : g.people ? `Deal ${g.seed}: two players at one screen; A chooses first.` : `Deal ${g.seed}: you are ${obj.seat}.`);
+    : g.people ? `${round}: two players at one screen; A chooses first.` : `${round}: you are ${obj.seat}.`);
   if (obj.finished) await finish();
 }
 
@@ -754,6 +758,11 @@ async function undo() {
   cursor = 0;
   clearHints();
   $("#end").hidden = true;
+  const m = g.match;
+  if (m && m.lines.length === m.number) {     // the round's end undone: the match's score as before it
+    m.lines = m.lines.slice(0, -1);
+    m.info = m.before;
+  }
   document.body.dataset.last = "undo";
   if (g.people && s.mover !== moverBefore) cover(s.mover);
   else {
@@ -1193,10 +1202,126 @@ function whyNot(choice) {
   $("#hints").hidden = false;
 }
 
+// ------------------------------------------------------------------ a match (several rounds)
+// The rounds' deal numbers, seats and dealers and the running score are the service's
+// (/api/imp/match = imp match --json, solver/bottleimp/match.py): round k plays deal N + k − 1, the
+// deal passes each round (A and B swap; in Lopaka, Lopaka moves to the new dealer's right).  The
+// page keeps the finished rounds' lines and asks the score again after each round.
+
+function matchParams(m, lines) {
+  const c = m.choice;
+  const p = { variant: c.variant, cards: c.cards, seed: c.seed, rounds: String(c.rounds) };
+  if (lines && lines.length) p.lines = lines.join(" || ");
+  return p;
+}
+
+async function startMatch(choice) {
+  say("Dealing the match…");
+  const info = await api("/api/imp/match", matchParams({ choice }, []));
+  await startRound({ choice, info, you: choice.seat === "B" ? 2 : 1, lines: [], number: 1 });
+}
+
+// round m.number of the match: its deal, and the seat the human (player m.you) holds in it
+async function startRound(m) {
+  m.before = m.info;          // the score before this round (an undo from its end goes back to it)
+  const d = m.info.deals[m.number - 1];
+  const people = m.choice.bot === "people";
+  await start({ ...m.choice, seed: String(d.seed), seat: people ? null : d.seats[String(m.you)] }, m);
+}
+
+function nextRound() {
+  const m = g && g.match;
+  if (!m || !g.obj || !g.obj.finished || m.lines.length !== m.number || m.number >= m.info.rounds) return;
+  guarded("new", () => startRound({ ...m, number: m.number + 1 }));
+}
+
+// a player of the match in words: "you" and "the greedy bot", or "player 1" in pass and play
+function playerName(m, p) {
+  if (m.choice.bot === "people") return `player ${p}`;
+  return p === m.you ? "you" : `the ${m.choice.bot} bot`;
+}
+
+// the bar above the table: the round, each player's seat (the dealer marked), the running score
+function drawMatch() {
+  const bar = $("#match");
+  const m = g && g.match;
+  bar.hidden = !m;
+  bar.replaceChildren();
+  if (!m) return;
+  const k = m.number, info = m.info, d = info.deals[k - 1];
+  const seats = Object.entries(d.seats).map(([p, seat]) =>
+    `${playerName(m, Number(p))} ${seat}${Number(p) === d.dealer ? " (deals)" : ""}`).join(", ");
+  const played = m.lines.length;
+  const score = Object.entries(info.totals).map(([p, t]) => `${playerName(m, Number(p))} <strong data-player="${p}">` +
+    `${signed(t).replace("+", "")}</strong>`).join(", ");
+  bar.innerHTML = `<span class="match-round">Match: round ${k} of ${info.rounds} (deal ${d.seed})</span>` +
+    `<span class="match-seats">${seats}</span>` +
+    `<span class="match-score">Score${played ? ` after ${played} round${played === 1 ? "" : "s"}` : ""}: ${score}</span>`;
+  Object.assign(bar.dataset, { round: String(k), rounds: String(info.rounds), dealer: String(d.dealer),
+    dealerSeat: d.seats[String(d.dealer)], seat: m.choice.bot === "people" ? "" : d.seats[String(m.you)],
+    played: String(played), totals: Object.values(info.totals).join(" ") });
+}
+
+// a round over: its line kept (again after an undo and a new ending), the score asked, the table
+async function matchRoundDone() {
+  const m = g.match;
+  m.lines = m.lines.slice(0, m.number - 1).concat([g.line]);
+  const info = await api("/api/imp/match", matchParams(m, m.lines));
+  if (g.match !== m) return;
+  m.info = info;
+  drawMatch();
+  drawMatchEnd();
+}
+
+// the score after a round: each round's scores, the totals, and the next round (or the match's end)
+function drawMatchEnd() {
+  const box = $("#match-end");
+  const m = g.match, info = m.info;
+  box.replaceChildren();
+  box.hidden = false;
+  const names = Object.keys(info.totals).map(Number);
+  const table = document.createElement("table");
+  table.id = "match-table";
+  table.innerHTML = `<tr><th>round</th><th>deal</th>${names.map((p) => `<th>${playerName(m, p)}</th>`).join("")}</tr>`;
+  for (const r of info.played) {
+    const tr = document.createElement("tr");
+    tr.dataset.round = String(r.round);
+    const seats = info.deals[r.round - 1].seats;
+    tr.innerHTML = `<td>${r.round}</td><td>${r.seed}</td>` +
+      names.map((p) => `<td data-player="${p}">${signed(r.scores[p]).replace("+", "")} (${seats[p]})</td>`).join("");
+    table.appendChild(tr);
+  }
+  const total = document.createElement("tr");
+  total.className = "total";
+  total.innerHTML = `<th>total</th><td></td>` +
+    names.map((p) => `<th data-player="${p}">${signed(info.totals[p]).replace("+", "")}</th>`).join("");
+  table.appendChild(total);
+  box.appendChild(Object.assign(document.createElement("h3"), {
+    textContent: info.finished ? "The match is over" : `The match after round ${info.played.length} of ${info.rounds}` }));
+  box.appendChild(scrolling(table));
+  if (info.finished) {
+    const top = info.leaders;
+    const text = top.length > 1 ? "The match is drawn." : playerName(m, top[0]) === "you" ? "You win the match."
+      : `${playerName(m, top[0])[0].toUpperCase()}${playerName(m, top[0]).slice(1)} wins the match.`;
+    box.appendChild(textP(text, "match-verdict"));
+  } else {
+    const d = info.deals[m.number];
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = "next-round";
+    const seat = m.choice.bot === "people" ? "" : `: you are ${d.seats[String(m.you)]}`;
+    b.textContent = `Next round (${m.number + 1} of ${info.rounds}, deal ${d.seed}${seat}; ` +
+      `${playerName(m, d.dealer)} ${playerName(m, d.dealer) === "you" ? "deal" : "deals"})`;
+    b.addEventListener("click", nextRound);
+    box.appendChild(b);
+  }
+}
+
 // ------------------------------------------------------------------ the end: the deal laid open, the review
 async function finish() {
   const o = g.obj;
   $("#end").hidden = false;
+  $("#match-end").hidden = true;
   const me = viewerSeat();
   const m = o.value;
   const scores = o.scores;
@@ -1218,6 +1343,7 @@ async function finish() {
   p.textContent = `Scores: ${parts.join(", ")}; margin A ${MINUS} B ${signed(m)}. ${seatName(pos.holder)} holds the bottle ` +
     `(price ${pos.price}) and pays the devil's trick: ${pos.devil.join(" ")} (${coinsOf(pos.devil)} coins).`;
   $("#final").appendChild(p);
+  if (g.match) await matchRoundDone();
   await review();
 }
 
@@ -1266,6 +1392,157 @@ async function review() {
   status.textContent = `The double-dummy review (every card known, both players perfect from each point${r.exact ? "" : "; NOT every value exact"}): ` +
     `where the coins were lost.`;
   box.appendChild(reviewEl(r));
+  if (r.setup.some((s) => s.step === "s1" || s.step === "s2")) stackReview(line);
+}
+
+// Glitzerhaus's stack steps in hindsight (/api/imp/review with stacks=true over the setup alone: each
+// player's 72 pairs against the other's actual pair, some hundreds of searches, a minute or so on a
+// loaded machine).  Asked apart from the rest of the review and without holding the page: the seconds
+// are counted in each step's box meanwhile, a new game or an undo goes on, and an answer that comes
+// for a game no longer on the table is dropped.
+async function stackReview(line) {
+  const game = g;
+  const boxes = ["s1", "s2"].map((step) => $(`#review-${step}`)).filter(Boolean);
+  const started = Date.now();
+  const tick = () => {
+    const spent = Math.round((Date.now() - started) / 1000);
+    for (const b of boxes) {
+      b.querySelector(".stack-status").textContent = `Analysing in hindsight: each player's 72 (devil's trick, pass) ` +
+        `pairs against the other's actual pair, each valued double dummy (a minute or so; play on meanwhile): ${spent} s`;
+    }
+  };
+  for (const b of boxes) b.dataset.state = "analysing";
+  tick();
+  const timer = setInterval(tick, 1000);
+  const setup = line.split(" | ").filter((seg) => /^(s1|s2|open) /.test(seg)).join(" | ");
+  let r;
+  try {
+    r = await api("/api/imp/review", { ...dealParams(), line: setup, stacks: true });
+  } catch (e) {
+    for (const b of boxes) {
+      b.dataset.state = "unavailable";
+      b.querySelector(".stack-status").textContent = `Not analysed: ${e.message}`;
+    }
+    return;
+  } finally {
+    clearInterval(timer);
+  }
+  if (g !== game || g.line !== line) return;
+  for (const st of r.stacks) {
+    const b = $(`#review-${st.step}`);
+    if (!b) continue;
+    b.dataset.state = "done";
+    const status = b.querySelector(".stack-status");
+    const exact = ["A", "B"].every((seat) => st[seat].options.every((o) => o.value != null));
+    status.textContent = `${st.method[0].toUpperCase()}${st.method.slice(1)}.` + (exact ? ""
+      : " NOT every figure exact: the server's time ran out; the figures are the bounds proven (imp review, " +
+        "without a limit, gives them all).");
+    b.appendChild(hindsightEl(st.step, ["A", "B"].map((seat) => stackSide(st, seat))));
+  }
+}
+
+// what a figure of the review is: an exact margin (a fraction where an open-stack game's value makes
+// one) or the bounds proven
+function marginText(m) {
+  if (m.value != null) return valueFigure(m.value);
+  return `${valueFigure(m.lower)}..${valueFigure(m.upper)}`;
+}
+
+function valueFigure(v) {
+  if (v != null && typeof v === "object") {
+    return String(v.fraction).includes("/") ? figure(v.float) : signed(Number(v.fraction));
+  }
+  return Number.isInteger(v) ? signed(v) : figure(v);
+}
+
+// what a choice lost (never negative): "lost 3", "lost nothing", or the bounds proven
+function lossText(m) {
+  const t = marginText(m).replace(/^\+/, "").replace(/\.\.\+/, "..");
+  if (m.value == null) return `lost ${t} (bounds)`;
+  return t === "0" ? "lost nothing" : `lost ${t}`;
+}
+
+// a player's side of a stack step: each pair's value against the other's actual pair (stacks[].A)
+function stackSide(st, seat) {
+  const c = st[seat], other = st[seat === "A" ? "B" : "A"];
+  return { seat, played: c.choice, against: other.choice, best: c.best, loss: lossText(c.loss),
+    rows: c.options.map((o) => ({ choice: o.choice, text: marginText(o), key: o.value ? o.value.float : (o.lower + o.upper) / 2 })) };
+}
+
+// a player's side of a matrix game (the exchange, the open stacks): the column (A) or the row (B) of
+// the other's actual choice
+function gameSide(s, seat) {
+  const game = s.game, c = s[seat];
+  const i = game.rows.indexOf(s.played.A), j = game.columns.indexOf(s.played.B);
+  const cell = (r, k) => (game.matrix ? { value: game.matrix[r][k] } : { value: null, lower: game.lower[r][k], upper: game.upper[r][k] });
+  const options = seat === "A" ? game.rows.map((o, r) => [o, cell(r, j)]) : game.columns.map((o, k) => [o, cell(i, k)]);
+  const loss = c.loss != null ? { value: c.loss } : { value: null, lower: c.loss_lower, upper: c.loss_upper };
+  return { seat, played: String(c.choice), against: String(s.played[seat === "A" ? "B" : "A"]), best: c.best.map(String),
+    loss: lossText(loss),
+    rows: options.map(([o, m]) => ({ choice: String(o), text: marginText(m), key: m.value != null ? m.value : (m.lower + m.upper) / 2 })) };
+}
+
+const HINDSIGHT_WORDS = {
+  pass: { choice: "pass", did: "passed", against: "pass" },
+  s1: { choice: "down/pass", did: "laid down/passed", against: "pair" },
+  s2: { choice: "down/pass", did: "laid down/passed", against: "pair" },
+  open: { choice: "open", did: "opened stack", against: "open stack" },
+};
+
+// a setup step in hindsight: a table a player, each choice with its value (margin A − B, double dummy)
+// against the other player's actual choice, best first for that player; the choice played framed, the
+// best ones starred; the loss of the choice played in the caption.  Past a dozen rows the rest fold.
+function hindsightEl(step, sides) {
+  const words = HINDSIGHT_WORDS[step];
+  const wrap = document.createElement("div");
+  wrap.className = "hindsight";
+  wrap.dataset.step = step;
+  for (const side of sides) {
+    const other = side.seat === "A" ? "B" : "A";
+    const sign = side.seat === "A" ? -1 : 1;
+    const rows = side.rows.slice().sort((x, y) => sign * (x.key - y.key) || x.choice.localeCompare(y.choice, "en", { numeric: true }));
+    const table = document.createElement("table");
+    table.className = "hindsight-table";
+    table.dataset.seat = side.seat;
+    table.dataset.loss = side.loss.replace(/^lost /, "").replace("nothing", "0");
+    const best = side.best.length ? side.best.slice(0, 6).join(", ") + (side.best.length > 6 ? ` (and ${side.best.length - 6} more)` : "") : "not proven";
+    const caption = document.createElement("caption");
+    caption.textContent = `${side.seat} ${words.did} ${side.played}, against ${other}'s actual ${words.against} ` +
+      `${side.against}: ${side.loss}; the best: ${best}.`;
+    table.appendChild(caption);
+    const head = document.createElement("tr");
+    head.innerHTML = `<th>${side.seat} ${words.choice}</th><th>A ${MINUS} B</th><th></th>`;
+    table.appendChild(head);
+    const shown = rows.length <= 14 ? rows : rows.filter((x, n) => n < 12 || x.choice === side.played);
+    const add = (t, list) => {
+      for (const x of list) {
+        const tr = document.createElement("tr");
+        tr.dataset.choice = x.choice;
+        tr.dataset.value = x.text;
+        const played = x.choice === side.played, isBest = side.best.includes(x.choice);
+        tr.className = [played ? "played" : "", isBest ? "best" : ""].filter(Boolean).join(" ");
+        const note = [played ? "played" : "", isBest ? "best" : ""].filter(Boolean).join(", ");
+        tr.innerHTML = `<td>${x.choice}</td><td>${x.text}</td><td>${note}</td>`;
+        t.appendChild(tr);
+      }
+    };
+    add(table, shown);
+    const box = document.createElement("div");
+    box.appendChild(scrolling(table));
+    if (shown.length < rows.length) {
+      const more = document.createElement("details");
+      more.className = "more-choices";
+      more.appendChild(Object.assign(document.createElement("summary"), { textContent: `The other ${rows.length - shown.length} choices` }));
+      const rest = document.createElement("table");
+      rest.className = "hindsight-table more";
+      rest.dataset.seat = side.seat;
+      add(rest, rows.filter((x) => !shown.includes(x)));
+      more.appendChild(scrolling(rest));
+      box.appendChild(more);
+    }
+    wrap.appendChild(box);
+  }
+  return wrap;
 }
 
 // a table in a box of its own that scrolls sideways at phone width
@@ -1303,9 +1580,9 @@ function setupGameEl(titleText, s, id) {
   for (const seat of ["A", "B"]) {
     const c = s[seat];
     const other = seat === "A" ? "B" : "A";
-    const lossText = c.loss == null ? "its loss is not proven" : c.loss > 0 ? `lost ${c.loss} there` : "lost nothing there";
+    const lostText = c.loss == null ? "its loss is not proven" : c.loss > 0 ? `lost ${c.loss} there` : "lost nothing there";
     const p = textP(`${seatName(seat)} chose ${c.choice}: against ${seatName(other)}'s actual ${s.played[other]} the ` +
-      `best was ${c.best.join(" or ")} (${boundText(c, "best_value")}); ${lossText}.`, "setup-loss" + (c.loss > 0 ? " lost" : ""));
+      `best was ${c.best.join(" or ")} (${boundText(c, "best_value")}); ${lostText}.`, "setup-loss" + (c.loss > 0 ? " lost" : ""));
     p.dataset.seat = seat;
     p.dataset.loss = String(c.loss);
     box.appendChild(p);
@@ -1346,6 +1623,8 @@ function setupGameEl(titleText, s, id) {
     box.appendChild(scrolling(table));
     box.appendChild(textP(`Rows: A's choices; columns: B's; each cell the double-dummy value of the play after that ` +
       `pair; the pair played framed, the equilibrium's choices underlined.`, "note"));
+    box.appendChild(Object.assign(document.createElement("h4"), { textContent: "In hindsight: each choice against the other's actual one" }));
+    box.appendChild(hindsightEl(s.kind === "exchange" ? "pass" : "open", ["A", "B"].map((seat) => gameSide(s, seat))));
   }
   return box;
 }
@@ -1360,10 +1639,17 @@ function reviewEl(r) {
   box.appendChild(textP(`Coins of margin lost against double-dummy play: in the play A ${lost.A}, B ${lost.B}` +
     setup + (g.people ? "." : ` (you are ${me}).`), "total-loss"));
   if (r.exchange) box.appendChild(setupGameEl("The exchange (double dummy: each pass against the other's)", r.exchange, "review-exchange"));
-  if (r.open_stacks) box.appendChild(setupGameEl("The open stacks (double dummy: each choice against the other's)", r.open_stacks, "review-open"));
-  for (const step of r.setup || []) {       // Glitzerhaus's discards and passes: too many choices to solve
-    if (!step.analysed) box.appendChild(textP(`${step.move}: ${step.reason}.`, "note not-analysed"));
+  for (const step of r.setup || []) {       // Glitzerhaus's stack steps: asked apart (stackReview), slow
+    if (step.step !== "s1" && step.step !== "s2") continue;
+    const b = document.createElement("div");
+    b.id = `review-${step.step}`;
+    b.className = "review-setup review-stack";
+    b.dataset.move = step.move;
+    b.appendChild(Object.assign(document.createElement("h4"), { textContent: `Stack ${step.step[1]} (${step.move}), in hindsight` }));
+    b.appendChild(textP(step.analysed ? step.method : step.reason, "note stack-status"));
+    box.appendChild(b);
   }
+  if (r.open_stacks) box.appendChild(setupGameEl("The open stacks (double dummy: each choice against the other's)", r.open_stacks, "review-open"));
   const table = document.createElement("table");
   table.id = "review-tricks";
   table.innerHTML = `<tr><th>trick</th><th>each card: margin A ${MINUS} B before → after it</th></tr>`;
@@ -1423,6 +1709,7 @@ function readChoice() {
   if (samples != null && /^[1-9]\d{0,3}$/.test(samples)) choice.samples = Number(samples);
   if (q.get("daily")) choice.date = q.get("daily") === "today" ? today() : q.get("daily");
   else choice.seed = q.get("seed") || String(Math.floor(Math.random() * 100000));
+  if (q.get("rounds") != null && !choice.date) choice.rounds = q.get("rounds");     // checked by the service
   return choice;
 }
 
@@ -1436,13 +1723,14 @@ function setAddress() {
   q.set("variant", c.variant);
   if (c.cards !== "classic") q.set("cards", c.cards);
   if (c.date) q.set("daily", c.date);
-  else q.set("seed", String(g.seed));
-  if (!g.people) q.set("seat", g.mover);
+  else q.set("seed", String(g.match ? g.match.choice.seed : g.seed));
+  if (g.match) q.set("rounds", String(g.match.choice.rounds));
+  if (!g.people) q.set("seat", g.match ? g.match.choice.seat : g.mover);
   q.set("bot", c.bot);
   if (c.pause !== DEFAULT_PAUSE) q.set("pause", String(c.pause));
   if (c.samples) q.set("samples", String(c.samples));
   history.replaceState(null, "", "?" + q.toString());
-  showChoice(c);
+  showChoice(g.match ? g.match.choice : c);
 }
 
 function showChoice(c) {
@@ -1452,8 +1740,10 @@ function showChoice(c) {
   }
   if (c.seat === "A" || c.seat === "B") $("#seat").value = c.seat;
   // the deal played (a daily puzzle's too: "New game" then deals it from its start)
-  if (g && g.seed != null) $("#seed").value = String(g.seed);
+  if (g && g.match) $("#seed").value = String(g.match.choice.seed);
+  else if (g && g.seed != null) $("#seed").value = String(g.seed);
   else if (!c.date) $("#seed").value = String(c.seed);
+  $("#rounds").value = g && g.match ? String(g.match.choice.rounds) : c.rounds && !c.date ? String(c.rounds) : "1";
   $("#seat").disabled = c.bot === "people";
 }
 
@@ -1461,12 +1751,17 @@ function formChoice(daily) {
   const c = { variant: $("#variant").value, cards: $("#cards").value, seat: $("#seat").value, bot: $("#bot").value,
     pause: g ? g.choice.pause : DEFAULT_PAUSE, samples: g ? g.choice.samples : null };
   if (daily) c.date = today();
-  else c.seed = $("#seed").value.trim() || "0";
+  else {
+    c.seed = $("#seed").value.trim() || "0";
+    const rounds = $("#rounds").value.trim();
+    if (rounds && rounds !== "1") c.rounds = rounds;
+  }
   return c;
 }
 
+// a single round, or a match where more rounds are asked (the service checks their number)
 function newGame(choice) {
-  guarded("new", () => start(choice));
+  guarded("new", () => (choice.rounds != null && String(choice.rounds) !== "1" ? startMatch(choice) : start(choice)));
 }
 
 // ------------------------------------------------------------------ mouse and keyboard
