@@ -198,7 +198,7 @@ def main():
     try:
         if args.command == "run":
             if args.samples < 0:
-                raise BatchError("--samples takes 1 or more")
+                raise BatchError("--samples takes 1 or more (0 or none: 16 at open, 4 at s1 and s2)")
             run(args)
         else:
             summary(args)
