@@ -43,6 +43,7 @@ from pathlib import Path
 
 from scoundrel_solver.batch import AppendFile, BatchError, parse_seeds, read_json_lines
 from scoundrel_solver.bottleimp import Rules, deal
+from scoundrel_solver.bottleimp.analysis import policy_steps
 from scoundrel_solver.bottleimp.policy import low_cards_setup
 from scoundrel_solver.bottleimp.setuphint import open_game, setup_hint
 from scoundrel_solver.bottleimp.setupview import setup_view_of
@@ -55,11 +56,6 @@ SEATS = {"A": 0, "B": 1}
 
 def out_path(step: str, samples: int) -> Path:
     return OUT / f"glitzerhaus-setup-{step}-{samples}.jsonl"
-
-
-def low_step(state):
-    """The joint action of the stack step due in ``state``, both seats by the low-cards policy."""
-    return state.joint_action({0: low_cards_setup(state, 0), 1: low_cards_setup(state, 1)})
 
 
 def exact_game(state):
@@ -75,10 +71,8 @@ def _against(matrix, mix, row=None, col=None):
 
 def measure_open(seed: int, samples: int) -> dict:
     start = deal(seed, Rules("glitzerhaus")).start()
-    actions, state = [], start
-    while state.step < 2:
-        a = low_step(state)
-        actions.append(a)
+    actions, state = policy_steps(start), start
+    for a in actions:
         state = state.apply(a)
     value, x, y, m = exact_game(state)
     hint = {seat: setup_hint(setup_view_of(start, actions, i), samples=samples, workers=1).recommended
@@ -98,17 +92,15 @@ def measure_stack(seed: int, step: str, samples: int) -> dict:
     """The worth of the setup hint at stack step ``step`` (s1 or s2) to each seat, double dummy."""
     index = {"s1": 0, "s2": 1}[step]
     start = deal(seed, Rules("glitzerhaus")).start()
-    before, state = [], start
-    while state.step < index:
-        a = low_step(state)
-        before.append(a)
+    before, state = policy_steps(start)[:index], start
+    for a in before:
         state = state.apply(a)
     low = {seat: low_cards_setup(state, i) for seat, i in SEATS.items()}
 
     def value_after(choices):
         s = state.apply(state.joint_action(choices))
-        while s.step < 2:
-            s = s.apply(low_step(s))
+        for a in policy_steps(s):
+            s = s.apply(a)
         return exact_game(s)[0]
     base = value_after({0: low["A"], 1: low["B"]})
     rec = {"seed": seed, "step": step, "samples": samples, "low_value": str(base),

@@ -52,7 +52,7 @@ from typing import Optional
 from ..errors import InputError
 from ..intervals import t_interval
 from ..pools import Inline, drop_pool, pool, workers_default
-from .analysis import open_stack_cells
+from .analysis import open_stack_cells, policy_steps
 from .engine import Budget
 from .exchange import solve_zero_sum
 from .policy import low_cards_setup
@@ -204,8 +204,8 @@ def _joint(state: State, seat: int, mine, theirs):
 
 def _later(state: State, deadline: float):
     """The value of a Glitzerhaus state before ``s2`` or ``open`` under the model's later steps."""
-    while state.step < 2:
-        state = state.apply(state.joint_action({0: low_cards_setup(state, 0), 1: low_cards_setup(state, 1)}))
+    for action in policy_steps(state):
+        state = state.apply(action)
     game = open_game(state, deadline)
     return None if game is None else game[0]
 
