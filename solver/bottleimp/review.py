@@ -43,9 +43,8 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from .analysis import (EXCHANGE_METHOD, OPEN_METHOD, MatrixGame, NoAnalysis, Progress, exchange_game,
-                       open_stack_cells, open_stack_game, shared_engine)
+                       open_stack_game, open_stack_value, shared_engine)
 from .engine import Budget, Engine, Margin
-from .exchange import solve_zero_sum
 from .notation import parse_line, replay
 from .state import Discard, Pass, Play, Reveal, State
 
@@ -437,14 +436,11 @@ def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, wo
 
 
 def _open_game_value(state: State, budget: Budget, engine: Engine) -> Margin:
-    """The value of the open-stack 2 x 2 game of a Glitzerhaus state before ``open``, its four
-    cells searched by ``engine`` (or the bounds: the values of the games of the cells' lower and
-    of their upper bounds, as :attr:`.analysis.MatrixGame.value_bounds`)."""
-    cells = open_stack_cells(state, engine, budget)
-    lower = solve_zero_sum([[c.lower for c in row] for row in cells])[0]
-    if all(c.exact for row in cells for c in row):
-        return Margin(lower, lower)
-    return Margin(lower, solve_zero_sum([[c.upper for c in row] for row in cells])[0])
+    """The value of the open-stack 2 x 2 game of a Glitzerhaus state before ``open``, by
+    :func:`.analysis.open_stack_value`'s saddle search with ``engine`` (or, when ``budget``
+    stopped it, the bounds proven: the values of the games of the cells' lower and of their
+    upper bounds, as :attr:`.analysis.MatrixGame.value_bounds`)."""
+    return open_stack_value(state, engine, budget)[0]
 
 
 def stack_review(states, actions, k: int, budget: Budget, engine: Engine,

@@ -52,7 +52,7 @@ from typing import Optional
 from ..errors import InputError
 from ..intervals import t_interval
 from ..pools import Inline, drop_pool, pool, workers_default
-from .analysis import open_stack_cells, policy_steps
+from .analysis import open_stack_cells, open_stack_value, policy_steps
 from .engine import Budget
 from .exchange import solve_zero_sum
 from .policy import low_cards_setup
@@ -202,12 +202,14 @@ def _joint(state: State, seat: int, mine, theirs):
     return state.joint_action({seat: mine, opp: theirs})
 
 
-def _later(state: State, deadline: float):
-    """The value of a Glitzerhaus state before ``s2`` or ``open`` under the model's later steps."""
+def _later(state: State, deadline: float, start: tuple = (1, 1)) -> tuple:
+    """``(value, cell)``: the value of a Glitzerhaus state before ``s2`` or ``open`` under the
+    model's later steps (None when ``deadline`` stopped it), and the open-stack game's saddle
+    cell, where the next, similar state's search starts (:func:`.analysis.open_stack_value`)."""
     for action in policy_steps(state):
         state = state.apply(action)
-    game = open_game(state, deadline)
-    return None if game is None else game[0]
+    value, cell = open_stack_value(state, _engine(state.rules), Budget(deadline=deadline), start)
+    return (value.lower if value.exact else None), cell
 
 
 def candidate_values(state: State, seat: int, choices, opponent: str, deadline: float = 0.0) -> Optional[list]:
@@ -246,10 +248,13 @@ def candidate_values(state: State, seat: int, choices, opponent: str, deadline: 
                 out.append(sum((p * matrix[i][j] for i, p in enumerate(x)), Fraction(0)))
         return out
     theirs = low_cards_setup(state, opp)
-    out = []
+    out, cell = [], (1, 1)
     for c in choices:
         after = state.apply(_joint(state, seat, c, theirs))
-        v = play_value(after, deadline) if variant == "lopaka" or step == 2 else _later(after, deadline)
+        if variant == "lopaka" or step == 2:
+            v = play_value(after, deadline)
+        else:
+            v, cell = _later(after, deadline, cell)
         if v is None:
             return None
         out.append(Fraction(v))

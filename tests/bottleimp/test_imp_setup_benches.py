@@ -120,3 +120,32 @@ def test_a_stack_steps_worth_is_the_open_stack_game_after_the_hints_choice(tmp_p
         assert tuple(rec["choice_" + seat]) == choice
         v = game({i: choice, 1 - i: low[1 - i]})
         assert rec["worth_" + seat] == float(v - base if seat == "A" else base - v)
+
+
+def test_the_race_replayed_on_the_unraced_values_is_the_hints_race(tmp_path):
+    """race_schedule.py replays a race on the unraced values: with the hint's schedule it must
+    pick what the raced hint picks, and count the cells the raced hint values."""
+    sys.path.insert(0, str(ROOT / "benchmarks/bottleimp"))
+    try:
+        import race_schedule
+        from bench_setup_hint import position
+    finally:
+        sys.path.pop(0)
+    from scoundrel_solver.bottleimp.setuphint import choice_text, rounds, setup_hint
+    out = tmp_path / "r.jsonl"
+    run = script("race_schedule.py", "run", "--variant", "lopaka", "--step", "pass", "--positions", "3",
+                 "--samples", "12", "--out", out)
+    assert run.returncode == 0, run.stderr
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["seed"] for r in recs] == [1, 2, 3]
+    for r in recs:
+        values = [[Fraction(v) for v in vs] for vs in r["values"]]
+        assert len(values) == 11 and all(len(v) == 12 for v in values)
+        got, cells = race_schedule.replay(values, r["seat"] == "A", rounds(11, 12))
+        raced = setup_hint(position("lopaka", "pass", r["seed"]), samples=12, workers=1)
+        assert r["choices"][got] == choice_text(raced.recommended)
+        assert cells == sum(c.deals for c in raced.candidates)
+    summary = script("race_schedule.py", "summary", out)
+    assert summary.returncode == 0 and "first round 4 (the hint's)" in summary.stdout
+    bad = script("race_schedule.py", "run", "--variant", "lopaka", "--step", "s1")
+    assert bad.returncode == 2 and "lopaka has no step s1" in bad.stderr
