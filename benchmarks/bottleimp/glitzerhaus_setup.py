@@ -43,7 +43,7 @@ from pathlib import Path
 
 from scoundrel_solver.batch import AppendFile, BatchError, parse_seeds, read_json_lines
 from scoundrel_solver.bottleimp import Rules, deal
-from scoundrel_solver.bottleimp.analysis import policy_steps
+from scoundrel_solver.bottleimp.analysis import open_stack_value, policy_steps, shared_engine
 from scoundrel_solver.bottleimp.policy import low_cards_setup
 from scoundrel_solver.bottleimp.setuphint import open_game, setup_hint
 from scoundrel_solver.bottleimp.setupview import setup_view_of
@@ -101,7 +101,9 @@ def measure_stack(seed: int, step: str, samples: int) -> dict:
         s = state.apply(state.joint_action(choices))
         for a in policy_steps(s):
             s = s.apply(a)
-        return exact_game(s)[0]
+        value = open_stack_value(s, shared_engine())[0]       # the game's value alone: a saddle search
+        assert value.exact
+        return value.lower
     base = value_after({0: low["A"], 1: low["B"]})
     rec = {"seed": seed, "step": step, "samples": samples, "low_value": str(base),
            "low_A": list(low["A"]), "low_B": list(low["B"])}

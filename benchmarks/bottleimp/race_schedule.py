@@ -75,10 +75,10 @@ def summary(files) -> int:
         print(f"{path}: {len(recs)} positions, {recs[0]['variant']} {recs[0]['step']}, {n} deals each, "
               f"model {recs[0]['model']}")
         ways = {"unraced": [n]}
-        for n0 in sorted({first_round(len(recs[0]["choices"])), 8, 16}):
+        hints = first_round(len(recs[0]["choices"]))
+        for n0 in sorted({hints, 2, 4, 8, 16}):
             if n0 < n:
-                ways[f"first round {n0}" + (" (the hint's)" if n0 == first_round(len(recs[0]['choices'])) else "")] = \
-                    schedule(n0, n)
+                ways[f"first round {n0}" + (" (the hint's)" if n0 == hints else "")] = schedule(n0, n)
         print("  race                        same   within 0.5   loss: mean     max   cells a position")
         for name, ends in ways.items():
             same = within = 0

@@ -268,8 +268,15 @@ def _evaluate(view: SetupView, index: int, choices, opponent: str, deadline: flo
 
 # ------------------------------------------------------------------ the race
 def first_round(candidates: int) -> int:
-    """Deals in the race's first round: 2 with many candidates (Glitzerhaus's stack steps), 4 else."""
-    return 2 if candidates > 16 else 4
+    """Deals in the race's first round: 2 with many candidates (Glitzerhaus's stack steps), 8 else.
+
+    8, not 4, at Lopaka's exchange: replayed on every choice's values over the same 32 deals
+    (benchmarks/bottleimp/race_schedule.py, 100 positions), a first round of 4 deals picked
+    another pass than the unraced hint in 9 % of positions, up to 13 coins worse by the hint's
+    own figures, as it had halved the 11 passes on 4 deals; a first round of 8 picked the
+    unraced choice at every position, for 1.4 times the cells (benchmarks/README.md, "The race
+    against the unraced hint")."""
+    return 2 if candidates > 16 else 8
 
 
 def rounds(candidates: int, samples: int) -> list:

@@ -146,6 +146,6 @@ def test_the_race_replayed_on_the_unraced_values_is_the_hints_race(tmp_path):
         assert r["choices"][got] == choice_text(raced.recommended)
         assert cells == sum(c.deals for c in raced.candidates)
     summary = script("race_schedule.py", "summary", out)
-    assert summary.returncode == 0 and "first round 4 (the hint's)" in summary.stdout
+    assert summary.returncode == 0 and "first round 8 (the hint's)" in summary.stdout
     bad = script("race_schedule.py", "run", "--variant", "lopaka", "--step", "s1")
     assert bad.returncode == 2 and "lopaka has no step s1" in bad.stderr

@@ -237,9 +237,9 @@ def test_lopaka_and_the_open_choice_merge_nothing():
 
 # ------------------------------------------------------------------ the race
 def test_the_race_halves_from_a_first_round_and_ends_at_the_count():
-    assert rounds(11, 32) == [4, 8, 16, 32]
+    assert rounds(11, 32) == [8, 16, 32]
     assert rounds(72, 16) == [2, 4, 8, 16]
-    assert rounds(2, 3) == [3] and rounds(11, 6) == [4, 6]
+    assert rounds(2, 3) == [3] and rounds(11, 6) == [6] and rounds(11, 12) == [8, 12]
 
 
 def test_survivors_keep_the_better_half_two_at_least_and_drop_the_clearly_worse():
@@ -285,8 +285,8 @@ def test_bad_requests_are_one_clear_error():
 
 def test_without_the_race_every_choice_is_valued_on_every_deal():
     view = setup_view_of(deal(42, Rules("lopaka")).start(), [], 0)
-    full = setup_hint(view, samples=9, workers=1, race=False)
-    raced = setup_hint(view, samples=9, workers=1)
-    assert all(c.deals == 9 for c in full.candidates) and min(c.deals for c in raced.candidates) == 4
+    full = setup_hint(view, samples=12, workers=1, race=False)
+    raced = setup_hint(view, samples=12, workers=1)
+    assert all(c.deals == 12 for c in full.candidates) and min(c.deals for c in raced.candidates) == 8
     by_choice = {c.choice: c.values for c in full.candidates}
     assert all(by_choice[c.choice][:c.deals] == c.values for c in raced.candidates)     # the same deals
