@@ -272,9 +272,9 @@ def first_round(candidates: int) -> int:
 
     8, not 4, at Lopaka's exchange: replayed on every choice's values over the same 32 deals
     (benchmarks/bottleimp/race_schedule.py, 100 positions), a first round of 4 deals picked
-    another pass than the unraced hint in 9 % of positions, up to 13 coins worse by the hint's
-    own figures, as it had halved the 11 passes on 4 deals; a first round of 8 picked the
-    unraced choice at every position, for 1.4 times the cells (benchmarks/README.md, "The race
+    another pass than the unraced hint at 6 positions, 5 of them more than 0.5 coin worse by
+    the hint's own figures (up to 19.6), as it had halved the 11 passes on 4 deals; a first
+    round of 8 picked the unraced choice at every position, for 1.4 times the cells (benchmarks/README.md, "The race
     against the unraced hint")."""
     return 2 if candidates > 16 else 8
 
