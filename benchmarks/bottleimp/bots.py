@@ -30,6 +30,7 @@ Where the ``table`` bot plays, a record also holds its setup hint's drawn deals 
 import argparse
 import json
 import math
+import os
 import multiprocessing
 import statistics
 import sys
@@ -187,6 +188,9 @@ def main():
     except InputError as exc:       # a bad pair, deal list or results file: one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:         # the reader left (``summary | head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0
 
 

@@ -87,6 +87,19 @@ def test_the_summary_is_the_mean_gain_with_its_interval(tmp_path):
     assert row[5] == f"{mean - half:+.2f} to {mean + half:+.2f} |"
 
 
+def test_a_summary_whose_reader_leaves_stops_quietly(tmp_path):
+    """``bots.py summary | head -1``: the reader closes the pipe after a line; no traceback."""
+    for k in range(40):
+        (tmp_path / f"lopaka-table-vs-random-{k}.jsonl").write_text("".join(
+            json.dumps({"seed": s, "variant": "lopaka", "first": "table", "second": "random",
+                        "first_as_A": s, "second_as_A": 0, "gain": s / 2}) + "\n" for s in (1, 2, 3)))
+    proc = subprocess.Popen([sys.executable, str(SCRIPT), "summary", "--out", str(tmp_path)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    proc.stdout.close()                                 # the reader leaves before the first line
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 0 and "Traceback" not in err and err == ""
+
+
 @pytest.mark.parametrize("line, words", [
     ({"seed": 2, "variant": "lopaka", "first": "greedy", "second": "random", "first_as_A": 1, "second_as_A": 0,
       "gain": "x"}, ['"gain"', "line 2"]),
