@@ -126,7 +126,7 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
                 return hi
         if e.flags & USE_TT:
             live0 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
-            if tt_lookup(&e.tt, key, &lo, &hi, &tt_best):
+            if tt_lookup(&e.tt, key, f, &lo, &hi, &tt_best):
                 tt_best = card_at(live0, tt_best)     # stored as its place among the cards in play
                 lo += off
                 hi += off

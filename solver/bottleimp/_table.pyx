@@ -34,8 +34,9 @@ cdef int tt_init(Table *t, int log2_entries) except -1:
     t.mask = n - 1
     t.gen = 1
     t.first = 1
+    t.soft = PAST_MASK
     memset(t.owners, 0, sizeof(t.owners))
-    t.probes = t.hits = t.stores = t.replaced = 0
+    t.probes = t.hits = t.stores = t.replaced = t.other_devil = 0
     return 0
 
 
@@ -75,20 +76,28 @@ cdef inline bint usable(Table *t, Entry *x) noexcept nogil:
     return 1
 
 
-cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept nogil:
+cdef int tt_lookup(Table *t, uint64_t key, int f, int *lo, int *hi, int *best) noexcept nogil:
     """Bounds on the value (less the offset) of ``key`` from its bucket: its own entry, and
     entries of the same position with other coins won (``PAST_MASK``), whose bounds carry
     over widened by the difference (a coin more for A adds at most one to the margin and
-    never takes one away; likewise for B).  1 if any entry answered."""
+    never takes one away; likewise for B).  1 if any entry answered.
+
+    With ``USE_DEVIL`` (``t.soft`` holds ``DEVIL_MASK``) also entries of the same position with
+    another devil's trick's coins (the worlds of a real-table hint): ``d`` coins more in the
+    devil's trick change every final margin by ``-d`` where A ends with the bottle, ``+d`` where
+    B does, nothing where Lopaka does (§2.7), and so change the value (a minimax of final
+    margins) by an amount between the least and the most of those among the players who may
+    still end with it (``f``, ``_bounds.fates``: the same for every entry of the position, which
+    names the same cards, price and holder)."""
     cdef Entry *b = tt_bucket(t, key)
-    cdef int i, found = 0, da, db, l, h
-    cdef uint64_t base = key & ~PAST_MASK
+    cdef int i, found = 0, da, db, dd, dlo, dhi, l, h
+    cdef uint64_t soft = t.soft, base = key & ~soft
     t.probes += 1
     lo[0] = -INF
     hi[0] = INF
     best[0] = -1
     for i in range(BUCKET):
-        if (b[i].key & ~PAST_MASK) != base or not usable(t, b + i):
+        if (b[i].key & ~soft) != base or not usable(t, b + i):
             continue
         if b[i].key == key:
             l = b[i].lo
@@ -99,6 +108,12 @@ cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept
             db = <int> ((key >> 52) & 127) - <int> ((b[i].key >> 52) & 127)
             l = b[i].lo + (da if da < 0 else 0) - (db if db > 0 else 0)
             h = b[i].hi + (da if da > 0 else 0) - (db if db < 0 else 0)
+            dd = <int> (key >> 59) - <int> (b[i].key >> 59)
+            if dd:
+                t.other_devil += 1
+                devil_shift(f, dd, &dlo, &dhi)
+                l += dlo
+                h += dhi
             if best[0] < 0:
                 best[0] = b[i].best
         if l > lo[0]:
@@ -109,6 +124,26 @@ cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept
     if found:
         t.hits += 1
     return found
+
+
+cdef inline void devil_shift(int f, int d, int *lo, int *hi) noexcept nogil:
+    """The least and the most the value changes by with ``d`` coins more in the devil's trick,
+    ``f`` the fates (``_bounds.fates``: 1 A, 4 B, 16 Lopaka may end with the bottle)."""
+    cdef int l = INF, h = -INF
+    if f & 1:
+        l = -d if -d < l else l
+        h = -d if -d > h else h
+    if f & 4:
+        l = d if d < l else l
+        h = d if d > h else h
+    if f & 16:
+        l = 0 if 0 < l else l
+        h = 0 if 0 > h else h
+    if l > h:                       # nobody may end with it: cannot happen at a boundary with cards
+        l = -(d if d > 0 else -d)   # left; the widest shift is always sound
+        h = -l
+    lo[0] = l
+    hi[0] = h
 
 
 cdef inline int log2_work(long long work) noexcept nogil:
