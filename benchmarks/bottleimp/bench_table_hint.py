@@ -1,6 +1,7 @@
 """The real-table hint's latency at its default budget, over random positions of each variant.
 
     python benchmarks/bottleimp/bench_table_hint.py run [--positions 200] [--seconds 2] [--workers 2]
+    python benchmarks/bottleimp/bench_table_hint.py run --cpu --compare --tricks 1,2 --tag=-worlds
     python benchmarks/bottleimp/bench_table_hint.py summary
 
 Position ``i`` of a variant: deal ``i`` (1, 2, ...), a random setup and random legal play
@@ -14,6 +15,15 @@ again resumes.  ``summary``: median and p95 seconds, the share of positions with
 solved, overall and from trick 3 on (issue 46's target: p95 <= 2.5 s with every world solved
 after trick 2); and, in the last tricks, how often the hint gave the floor by what the player
 knows (solver/bottleimp/guarantee.py) within the budget.
+
+``--cpu``: the budget is CPU time in each worker (``table_hint(cpu=True)``: what a quiet machine
+does in that time), for a busy machine; no floor then.  ``--compare``: each position is asked
+twice, side by side, with the hint as it is and with the world loop's techniques listed in
+``--base-techniques`` (default: none of ``tablehint.WORLD_TECHNIQUES``) and a table of
+``--base-log2`` (default: the sizes before issue 63, Lopaka 2**17, Glitzerhaus 2**20); each ask
+in fresh worker processes (no table carried from one to the next), in alternating order.  Issue
+63's target: at trick 1 at least half of the worlds, from trick 2 on every world, in >= 95 % of
+positions.  ``--tricks 1,2``: only the positions of those tricks (numbered as in a full run).
 """
 import argparse
 import os
@@ -23,10 +33,14 @@ import statistics
 import sys
 from pathlib import Path
 
+from scoundrel_solver import pools
 from scoundrel_solver.batch import percentile
 from scoundrel_solver.bottleimp import Play, Rules, deal
-from scoundrel_solver.bottleimp.tablehint import table_hint
+from scoundrel_solver.bottleimp.tablehint import WORLD_TECHNIQUES, table_hint
 from scoundrel_solver.bottleimp.worlds import view_of
+
+#: the hint's table before issue 63 (the base of ``--compare``)
+BASE_LOG2 = {"lopaka": 17, "glitzerhaus": 20}
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp"
 
@@ -52,8 +66,24 @@ def position(rules, i):
             return None
 
 
+def fresh_pool(workers):
+    """New worker processes (no table learnt before), started before the clock."""
+    pools.drop_pool()
+    if workers > 1:
+        list(pools.pool(workers).map(abs, range(workers)))
+
+
+def ask(view, args, **config):
+    if args.compare:
+        fresh_pool(args.workers)
+    hint = table_hint(view, seconds=args.seconds, workers=args.workers, cpu=args.cpu, **config)
+    return {"solved": hint.worlds_solved, "seconds": round(hint.seconds, 4), "nodes": hint.nodes}, hint
+
+
 def run(args):
     OUT.mkdir(parents=True, exist_ok=True)
+    tricks = {int(t) for t in args.tricks.split(",")} if args.tricks else None
+    base_techniques = tuple(t for t in args.base_techniques.split(",") if t)
     for variant in args.variant:
         rules = Rules(variant)
         path = OUT / f"table-hint-{variant}{args.tag}.jsonl"
@@ -65,6 +95,8 @@ def run(args):
             i = 0
             while found < args.positions:
                 i += 1
+                if tricks is not None and 1 + i % rules.tricks not in tricks:
+                    continue
                 if i in done:
                     continue
                 got = position(rules, i)
@@ -73,17 +105,32 @@ def run(args):
                 found += 1
                 start, actions, state = got
                 view = view_of(start, actions, state.turn)
-                hint = table_hint(view, seconds=args.seconds, workers=args.workers)
+                base = dict(techniques=base_techniques, log2_entries=args.base_log2 or BASE_LOG2[variant])
+                if args.compare and i % 2:
+                    off, _ = ask(view, args, **base)
+                    now, hint = ask(view, args)
+                elif args.compare:
+                    now, hint = ask(view, args)
+                    off, _ = ask(view, args, **base)
+                else:
+                    now, hint = ask(view, args)
                 rec = {"position": i, "variant": variant, "trick": state.tricks_done + 1, "seat": hint.seat,
-                       "legal": len(state.legal_cards()), "worlds": hint.worlds_total, "solved": hint.worlds_solved,
-                       "seconds": round(hint.seconds, 4), "tricks_left": rules.tricks - state.tricks_done,
+                       "legal": len(state.legal_cards()), "worlds": hint.worlds_total, **now,
+                       "tricks_left": rules.tricks - state.tricks_done,
                        "floor": hint.guarantee is not None,
                        "floor_nodes": hint.guarantee.nodes if hint.guarantee else None,
                        "floor_best_is_recommended": hint.guarantee.best == hint.recommended if hint.guarantee else None,
-                       "load": round(os.getloadavg()[0], 2)}
+                       "cpu": args.cpu, "load": round(os.getloadavg()[0], 2)}
+                if args.compare:
+                    rec["base"] = {**off, "techniques": list(base_techniques), "log2": base["log2_entries"]}
                 out.write(json.dumps(rec) + "\n")
                 out.flush()
                 print(rec, file=sys.stderr)
+
+
+def target(part, solved=lambda r: r["solved"]):
+    """Positions meeting issue 63's target: half the worlds at trick 1, every world from trick 2 on."""
+    return sum(2 * solved(r) >= r["worlds"] if r["trick"] == 1 else solved(r) == r["worlds"] for r in part)
 
 
 def summary(args):
@@ -105,6 +152,25 @@ def summary(args):
             by_trick.setdefault(r["trick"], []).append(r["solved"] == r["worlds"])
         print(f"{'':12} every world solved, by trick: " + ", ".join(
             f"{t}: {sum(v)}/{len(v)}" for t, v in sorted(by_trick.items())))
+        sides = [("", lambda r: r)] + ([("base ", lambda r: r["base"])] if all("base" in r for r in recs) else [])
+        for name, side in sides:
+            for t in sorted({r["trick"] for r in recs} & {1, 2}):
+                part = [r for r in recs if r["trick"] == t]
+                worlds = [side(r)["solved"] for r in part]
+                secs = [side(r)["seconds"] for r in part]
+                nodes = [side(r).get("nodes", 0) for r in part]
+                met = target(part, lambda r: side(r)["solved"])
+                print(f"{'':12} {name}trick {t}: target met in {met}/{len(part)} ({100 * met / len(part):.0f} %); worlds "
+                      f"solved median {statistics.median(worlds)} of {statistics.median(r['worlds'] for r in part)}, "
+                      f"min {min(worlds)}; seconds median {statistics.median(secs):.2f}, p95 {percentile(secs, 95):.2f}; "
+                      f"nodes median {statistics.median(nodes) / 1e6:.1f} M")
+        if sides[1:]:
+            for t in sorted({r["trick"] for r in recs}):
+                part = [r for r in recs if r["trick"] == t]
+                print(f"{'':12} trick {t}: worlds solved {sum(r['solved'] for r in part)} against "
+                      f"{sum(r['base']['solved'] for r in part)} ({sum(r['solved'] for r in part) / max(1, sum(r['base']['solved'] for r in part)):.2f}x), "
+                      f"nodes a world {sum(r['nodes'] for r in part) / max(1, sum(r['solved'] for r in part)) / 1e3:.0f} k against "
+                      f"{sum(r['base']['nodes'] for r in part) / max(1, sum(r['base']['solved'] for r in part)) / 1e3:.0f} k")
         if "floor" in recs[0]:
             for left in range(1, 6):
                 part = [r for r in recs if r["tricks_left"] == left]
@@ -124,6 +190,11 @@ def main():
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--tag", default="", help="a suffix of the results files' names (a run of another build)")
+    p.add_argument("--cpu", action="store_true", help="the budget in CPU seconds of each worker (a busy machine)")
+    p.add_argument("--compare", action="store_true", help="each position also with the base settings, side by side")
+    p.add_argument("--base-techniques", default="", help=f"of {','.join(WORLD_TECHNIQUES)} (default: none)")
+    p.add_argument("--base-log2", type=int, default=0, help="the base's table size (default: before issue 63)")
+    p.add_argument("--tricks", default="", help="only positions of these tricks, e.g. 1,2")
     sub.add_parser("summary")
     args = parser.parse_args()
     if args.command == "run":

@@ -125,6 +125,16 @@ cdef class Core:
         for i in range(len(won)):
             self.root.won[i] = won[i]
 
+    @property
+    def cpu_clock(self):
+        """Is a deadline a time of this process's CPU clock (``time.process_time``) rather than
+        of ``time.monotonic``?"""
+        return bool(self.e.cpu_clock)
+
+    @cpu_clock.setter
+    def cpu_clock(self, bint value):
+        self.e.cpu_clock = value
+
     def _budget(self, long long max_nodes, double deadline):
         self.e.max_nodes = self.e.nodes + max_nodes if max_nodes > 0 else 0
         self.e.deadline = deadline

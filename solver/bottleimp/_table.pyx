@@ -83,15 +83,14 @@ cdef int tt_lookup(Table *t, uint64_t key, int f, int *lo, int *hi, int *best) n
     never takes one away; likewise for B).  1 if any entry answered.
 
     With ``USE_DEVIL`` (``t.soft`` holds ``DEVIL_MASK``) also entries of the same position with
-    another devil's trick's coins (the worlds of a real-table hint): ``d`` coins more in the
-    devil's trick change every final margin by ``-d`` where A ends with the bottle, ``+d`` where
-    B does, nothing where Lopaka does (§2.7), and so change the value (a minimax of final
-    margins) by an amount between the least and the most of those among the players who may
-    still end with it (``f``, ``_bounds.fates``: the same for every entry of the position, which
-    names the same cards, price and holder)."""
+    another devil's trick's coins (the worlds of a real-table hint), and the widening is by the
+    final holder (``coin_shift``): tighter where the coins of A, of B and of the devil's trick all
+    differ at once, as they do between two worlds that swapped a card between the opponent's
+    hand and the devil's trick."""
     cdef Entry *b = tt_bucket(t, key)
     cdef int i, found = 0, da, db, dd, dlo, dhi, l, h
     cdef uint64_t soft = t.soft, base = key & ~soft
+    cdef bint joint = (soft & DEVIL_MASK) != 0
     t.probes += 1
     lo[0] = -INF
     hi[0] = INF
@@ -106,14 +105,16 @@ cdef int tt_lookup(Table *t, uint64_t key, int f, int *lo, int *hi, int *best) n
         else:
             da = <int> ((key >> 45) & 127) - <int> ((b[i].key >> 45) & 127)
             db = <int> ((key >> 52) & 127) - <int> ((b[i].key >> 52) & 127)
-            l = b[i].lo + (da if da < 0 else 0) - (db if db > 0 else 0)
-            h = b[i].hi + (da if da > 0 else 0) - (db if db < 0 else 0)
-            dd = <int> (key >> 59) - <int> (b[i].key >> 59)
-            if dd:
-                t.other_devil += 1
-                devil_shift(f, dd, &dlo, &dhi)
-                l += dlo
-                h += dhi
+            if joint:
+                dd = <int> (key >> 59) - <int> (b[i].key >> 59)
+                if dd:
+                    t.other_devil += 1
+                coin_shift(f, da, db, dd, &dlo, &dhi)
+                l = b[i].lo + dlo
+                h = b[i].hi + dhi
+            else:
+                l = b[i].lo + (da if da < 0 else 0) - (db if db > 0 else 0)
+                h = b[i].hi + (da if da > 0 else 0) - (db if db < 0 else 0)
             if best[0] < 0:
                 best[0] = b[i].best
         if l > lo[0]:
@@ -126,22 +127,31 @@ cdef int tt_lookup(Table *t, uint64_t key, int f, int *lo, int *hi, int *best) n
     return found
 
 
-cdef inline void devil_shift(int f, int d, int *lo, int *hi) noexcept nogil:
-    """The least and the most the value changes by with ``d`` coins more in the devil's trick,
-    ``f`` the fates (``_bounds.fates``: 1 A, 4 B, 16 Lopaka may end with the bottle)."""
-    cdef int l = INF, h = -INF
+cdef inline void coin_shift(int f, int da, int db, int dd, int *lo, int *hi) noexcept nogil:
+    """The least and the most the value changes by when A has won ``da`` coins more, B ``db``
+    more and the devil's trick holds ``dd`` more (the coins of the key: a player's coins are in
+    it only while that player's fate is open, ``_bounds.tt_key``).  Every final margin (§2.7)
+    changes by ``-dd - db`` where A ends with the bottle, ``da + dd`` where B does, ``da - db``
+    where Lopaka does; the value, a minimax of final margins, changes by an amount between the
+    least and the most of those over the players who may still end with it (``f``,
+    ``_bounds.fates``: 1 A, 4 B, 16 Lopaka; the same for every entry of one position, which
+    names the same cards, price and holder)."""
+    cdef int l = INF, h = -INF, x
     if f & 1:
-        l = -d if -d < l else l
-        h = -d if -d > h else h
+        x = -dd - db
+        l = x if x < l else l
+        h = x if x > h else h
     if f & 4:
-        l = d if d < l else l
-        h = d if d > h else h
+        x = da + dd
+        l = x if x < l else l
+        h = x if x > h else h
     if f & 16:
-        l = 0 if 0 < l else l
-        h = 0 if 0 > h else h
-    if l > h:                       # nobody may end with it: cannot happen at a boundary with cards
-        l = -(d if d > 0 else -d)   # left; the widest shift is always sound
-        h = -l
+        x = da - db
+        l = x if x < l else l
+        h = x if x > h else h
+    if l > h:                       # nobody may end with it: not at a boundary with cards left;
+        l = -INF                    # nothing carries over
+        h = INF
     lo[0] = l
     hi[0] = h
 

@@ -80,7 +80,8 @@ ctypedef struct Engine:
     Table tt
     long long nodes
     long long max_nodes     # 0: no limit
-    double deadline         # a CLOCK_MONOTONIC time, 0: none
+    double deadline         # a CLOCK_MONOTONIC time (CLOCK_PROCESS_CPUTIME_ID with cpu_clock), 0: none
+    int cpu_clock           # the deadline is on the process's CPU clock (benchmarks on a busy machine)
     int stopped             # a budget ran out: every value since is void
     long long cuts, first_cuts    # cut-offs, and those by the first card tried
     uint64_t twins[NCARDS]  # for each card, the lower cards of its suit and coins in its holding (this generation)
