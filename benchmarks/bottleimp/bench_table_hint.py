@@ -2,6 +2,7 @@
 
     python benchmarks/bottleimp/bench_table_hint.py run [--positions 200] [--seconds 2] [--workers 2]
     python benchmarks/bottleimp/bench_table_hint.py run --cpu --compare --tricks 1,2 --tag=-worlds
+    python benchmarks/bottleimp/bench_table_hint.py ablate --variant lopaka --positions 6 --worlds 80
     python benchmarks/bottleimp/bench_table_hint.py summary
 
 Position ``i`` of a variant: deal ``i`` (1, 2, ...), a random setup and random legal play
@@ -24,6 +25,11 @@ twice, side by side, with the hint as it is and with the world loop's techniques
 in fresh worker processes (no table carried from one to the next), in alternating order.  Issue
 63's target: at trick 1 at least half of the worlds, from trick 2 on every world, in >= 95 % of
 positions.  ``--tricks 1,2``: only the positions of those tricks (numbered as in a full run).
+
+``ablate``: the first ``--positions`` positions of trick 1, each hinted over its first
+``--worlds`` worlds (``max_worlds``: the same worlds whatever the settings, no time budget, one
+process, fresh tables) with every technique of the world loop, each one off, none, and other table
+sizes; the nodes (load-independent) and the CPU seconds of each, every answer checked equal.
 """
 import argparse
 import os
@@ -128,18 +134,71 @@ def run(args):
                 print(rec, file=sys.stderr)
 
 
+ABLATIONS = [("all", {}), *((f"no-{t}", {"techniques": tuple(u for u in WORLD_TECHNIQUES if u != t)})
+                             for t in WORLD_TECHNIQUES),
+             ("none", {"techniques": ()}), ("all, 2^17", {"log2_entries": 17}), ("all, 2^22", {"log2_entries": 22}),
+             ("none, 2^17", {"techniques": (), "log2_entries": 17})]
+
+
+def ablate(args):
+    import time
+    from scoundrel_solver.bottleimp import tablehint
+    OUT.mkdir(parents=True, exist_ok=True)
+    for variant in args.variant:
+        rules = Rules(variant)
+        path = OUT / f"table-hint-ablate-{variant}{args.tag}.jsonl"
+        with path.open("a") as out:
+            i = found = 0
+            while found < args.positions:
+                i += 1
+                if 1 + i % rules.tricks != args.trick:
+                    continue
+                got = position(rules, i)
+                if got is None:
+                    continue
+                found += 1
+                start, actions, state = got
+                view = view_of(start, actions, state.turn)
+                rec = {"position": i, "variant": variant, "trick": args.trick, "worlds": args.worlds, "configs": {}}
+                want = None
+                for name, config in ABLATIONS:
+                    tablehint.use_engine(None)          # fresh tables
+                    t = time.process_time()
+                    hint = table_hint(view, seconds=0, workers=1, max_worlds=args.worlds, floors=False, **config)
+                    rec["configs"][name] = {"nodes": hint.nodes, "cpu": round(time.process_time() - t, 3)}
+                    got = (hint.per_world, [(f.card, f.mean) for f in hint.cards])
+                    assert want is None or got == want, f"{name} changed the answer at position {i}"
+                    want = got
+                rec["load"] = round(os.getloadavg()[0], 2)
+                out.write(json.dumps(rec) + "\n")
+                out.flush()
+                print(rec, file=sys.stderr)
+        recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        base = "none, 2^17" if variant == "lopaka" else "none"
+        print(f"{variant}: {len(recs)} positions of trick {args.trick}, first {args.worlds} worlds each; "
+              f"sums, and ratios to '{base}' (the hint before issue 63)")
+        for name, _ in ABLATIONS:
+            n = sum(r["configs"][name]["nodes"] for r in recs)
+            c = sum(r["configs"][name]["cpu"] for r in recs)
+            n0 = sum(r["configs"][base]["nodes"] for r in recs)
+            c0 = sum(r["configs"][base]["cpu"] for r in recs)
+            print(f"  {name:12} nodes {n / 1e6:8.1f} M ({n / n0:.2f})   CPU {c:7.1f} s ({c / c0:.2f})")
+
+
 def target(part, solved=lambda r: r["solved"]):
     """Positions meeting issue 63's target: half the worlds at trick 1, every world from trick 2 on."""
     return sum(2 * solved(r) >= r["worlds"] if r["trick"] == 1 else solved(r) == r["worlds"] for r in part)
 
 
 def summary(args):
-    for path in sorted(OUT.glob("table-hint-*.jsonl")):
+    for path in sorted(p for p in OUT.glob("table-hint-*.jsonl") if "-ablate-" not in p.name):
         print(path.name)
         recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         if not recs:
             continue
         for name, part in (("all", recs), ("trick 3 on", [r for r in recs if r["trick"] >= 3])):
+            if not part:
+                continue
             secs = [r["seconds"] for r in part]
             whole = sum(r["solved"] == r["worlds"] for r in part)
             print(f"{recs[0]['variant']:12} {name:10} {len(part):4} positions: median {statistics.median(secs):.2f} s, "
@@ -195,11 +254,20 @@ def main():
     p.add_argument("--base-techniques", default="", help=f"of {','.join(WORLD_TECHNIQUES)} (default: none)")
     p.add_argument("--base-log2", type=int, default=0, help="the base's table size (default: before issue 63)")
     p.add_argument("--tricks", default="", help="only positions of these tricks, e.g. 1,2")
+    a = sub.add_parser("ablate")
+    a.add_argument("--variant", action="append", choices=["lopaka", "glitzerhaus"])
+    a.add_argument("--positions", type=int, default=6)
+    a.add_argument("--trick", type=int, default=1)
+    a.add_argument("--worlds", type=int, default=80)
+    a.add_argument("--tag", default="")
     sub.add_parser("summary")
     args = parser.parse_args()
     if args.command == "run":
         args.variant = args.variant or ["lopaka", "glitzerhaus"]
         run(args)
+    elif args.command == "ablate":
+        args.variant = args.variant or ["lopaka", "glitzerhaus"]
+        ablate(args)
     else:
         summary(args)
 

@@ -52,13 +52,13 @@ NAMED = ("double-dummy mean over the worlds: assumes both players could see ever
 #: log2 of the entries of the hint's table, by variant (entries of 16 bytes).  The table serves
 #: every world of a hint and, kept between calls, the next move's worlds.  Glitzerhaus: 2**20
 #: (16 MiB) costs the `table` bot's games 0.87 of the CPU and 0.72 of the nodes of the engine's
-#: default 2**17 (2 MiB, one core's cache).  Lopaka: 2**22 (64 MiB a worker), since the worlds
-#: share entries (``devil`` below): at trick 1 the entries of the worlds solved before must
-#: outlive the next world's searches (deal 42 after the lowest passes, 80 worlds: 2**17 0.82
-#: of the nodes without sharing, 2**22 0.44; without sharing 2**20 had cost the `table` bot 1.10
-#: of the CPU, more cache misses; benchmarks/README.md).  Only the cost changes: every value is
-#: exact whatever the size.
-LOG2_ENTRIES = {"lopaka": 22, "glitzerhaus": 20}
+#: default 2**17 (2 MiB, one core's cache).  Lopaka: 2**20 too since the worlds share entries
+#: (``devil`` below): at trick 1 the entries of the worlds solved before must outlive the next
+#: world's searches.  Lopaka's trick 1, two workers, 2 CPU seconds each, six positions side by
+#: side (busy machine): 557 worlds solved with 2**20, 540 with 2**22 (fewer nodes, but more cache
+#: misses in two 64 MiB tables), 454 with 2**17 (benchmarks/README.md).  Only the cost changes:
+#: every value is exact whatever the size.
+LOG2_ENTRIES = {"lopaka": 20, "glitzerhaus": 20}
 #: what the world loop does to share work across the worlds and the cards of a hint, each
 #: switchable (``table_hint(techniques=...)``); none changes a value, only the work:
 #:
