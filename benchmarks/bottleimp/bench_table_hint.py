@@ -219,17 +219,19 @@ def summary(args):
                 secs = [side(r)["seconds"] for r in part]
                 nodes = [side(r).get("nodes", 0) for r in part]
                 met = target(part, lambda r: side(r)["solved"])
-                print(f"{'':12} {name}trick {t}: target met in {met}/{len(part)} ({100 * met / len(part):.0f} %); worlds "
-                      f"solved median {statistics.median(worlds)} of {statistics.median(r['worlds'] for r in part)}, "
-                      f"min {min(worlds)}; seconds median {statistics.median(secs):.2f}, p95 {percentile(secs, 95):.2f}; "
+                print(f"{'':12} {name}trick {t}: target met in {met}/{len(part)} ({100 * met / len(part):.0f} %); "
+                      f"worlds solved median {statistics.median(worlds)} of "
+                      f"{statistics.median(r['worlds'] for r in part)}, min {min(worlds)}; seconds median "
+                      f"{statistics.median(secs):.2f}, p95 {percentile(secs, 95):.2f}; "
                       f"nodes median {statistics.median(nodes) / 1e6:.1f} M")
         if sides[1:]:
             for t in sorted({r["trick"] for r in recs}):
                 part = [r for r in recs if r["trick"] == t]
-                print(f"{'':12} trick {t}: worlds solved {sum(r['solved'] for r in part)} against "
-                      f"{sum(r['base']['solved'] for r in part)} ({sum(r['solved'] for r in part) / max(1, sum(r['base']['solved'] for r in part)):.2f}x), "
-                      f"nodes a world {sum(r['nodes'] for r in part) / max(1, sum(r['solved'] for r in part)) / 1e3:.0f} k against "
-                      f"{sum(r['base']['nodes'] for r in part) / max(1, sum(r['base']['solved'] for r in part)) / 1e3:.0f} k")
+                now, base = sum(r["solved"] for r in part), sum(r["base"]["solved"] for r in part)
+                per = sum(r["nodes"] for r in part) / max(1, now)
+                per0 = sum(r["base"]["nodes"] for r in part) / max(1, base)
+                print(f"{'':12} trick {t}: worlds solved {now} against {base} ({now / max(1, base):.2f}x), "
+                      f"nodes a world {per / 1e3:.0f} k against {per0 / 1e3:.0f} k")
         if "floor" in recs[0]:
             for left in range(1, 6):
                 part = [r for r in recs if r["tricks_left"] == left]

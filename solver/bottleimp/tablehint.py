@@ -305,12 +305,13 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     seat_name = view.rules.seats[view.seat]
     cards = tuple(figures(seat_name == "A", per_world))
     floor = None
-    if floors and not cpu_seconds and within_reach(view) and not max_worlds and cards and len(per_world) == total and (
-            not deadline or time.monotonic() < deadline):
-        floor = guarantee(view, max_nodes=0 if deadline else MAX_NODES, engine=_engine(view.rules, techniques, log2_entries),
-                          deadline=deadline)
+    def in_time():          # every world solved and time left (a CPU budget: none of what follows)
+        return len(per_world) == total and not cpu_seconds and (not deadline or time.monotonic() < deadline)
+    if floors and within_reach(view) and not max_worlds and cards and in_time():
+        floor = guarantee(view, max_nodes=0 if deadline else MAX_NODES,
+                          engine=_engine(view.rules, techniques, log2_entries), deadline=deadline)
     got = None
-    if achieve_against and not cpu_seconds and cards and len(per_world) == total and (not deadline or time.monotonic() < deadline):
+    if achieve_against and cards and in_time():
         got = achieved(view, cards[0].card, achieve_against, deadline, max_worlds)
     return TableHint(seat_name, cards, total, len(per_world), time.monotonic() - start, got, floor, indexed, nodes)
 
@@ -422,5 +423,5 @@ def _not_your_turn(view: View, who: str):
                      f"to move")
 
 
-__all__ = ["NAMED", "WORLD_TECHNIQUES", "Achieved", "CardFigure", "TableExplanation", "TableHint", "achieved", "explain_table", "figures",
-           "play_out_world", "solve_worlds", "table_hint"]
+__all__ = ["NAMED", "WORLD_TECHNIQUES", "Achieved", "CardFigure", "TableExplanation", "TableHint", "achieved",
+           "explain_table", "figures", "play_out_world", "solve_worlds", "table_hint"]
