@@ -59,6 +59,12 @@ NAMED = ("double-dummy mean over the worlds: assumes both players could see ever
 #: misses in two 64 MiB tables), 454 with 2**17 (benchmarks/README.md).  Only the cost changes:
 #: every value is exact whatever the size.
 LOG2_ENTRIES = {"lopaka": 20, "glitzerhaus": 20}
+#: the table's size when a hint solves at most :data:`FEW_WORLDS` worlds (``max_worlds``: the
+#: `table` bot's 16 a move, the play-outs' 8), where it differs: in Lopaka the worlds are few and
+#: small there, and 2**20 cost the `table` bot's games 1.07 of the CPU of 2**17 for 0.91 of the
+#: nodes (deals 201-230 against greedy, the devil's coins shared; bench_table_bot.py)
+LOG2_FEW = {"lopaka": 17}
+FEW_WORLDS = 16
 #: what the world loop does to share work across the worlds and the cards of a hint, each
 #: switchable (``table_hint(techniques=...)``); none changes a value, only the work:
 #:
@@ -275,6 +281,8 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     order = world_order(view)
     if max_worlds:
         order = order[:max_worlds]
+        if log2_entries is None and max_worlds <= FEW_WORLDS:
+            log2_entries = LOG2_FEW.get(view.rules.variant)
     total = count_worlds(view)
     first = order[0]
     if first.turn != view.seat:

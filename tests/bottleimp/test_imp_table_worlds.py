@@ -25,7 +25,7 @@ from imp_games import TWO_PLAYER, game_at, play_until
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 CONFIGS = {"all": dict(), "none": dict(techniques=()), "before": dict(techniques=(), log2_entries=17),
-           "tiny": dict(log2_entries=8)}
+           "tiny": dict(log2_entries=8), "2^20": dict(log2_entries=20)}
 CONFIGS.update({f"no-{t}": dict(techniques=tuple(u for u in WORLD_TECHNIQUES if u != t)) for t in WORLD_TECHNIQUES})
 
 
