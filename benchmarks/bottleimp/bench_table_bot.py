@@ -53,7 +53,7 @@ def worker(variant: str, log2: int, seeds) -> None:
     for seed in seeds:
         nodes = 0
         cpu = time.process_time()
-        rec = duplicate((variant, "table", "greedy", seed))
+        rec = duplicate((variant, "table", "greedy", seed, None))
         cpu = time.process_time() - cpu
         print(json.dumps({"seed": seed, "size": log2, "first_as_A": rec["first_as_A"],
                           "second_as_A": rec["second_as_A"], "cpu": round(cpu, 4), "nodes": nodes,

@@ -7,15 +7,15 @@ the rules engine to it and builds lines, card values and the matrix games on top
 """
 from libc.string cimport memset
 from libc.stdint cimport uint64_t
-from ._types cimport Engine, Pos, INF, NCARDS, RING, USE_TT, USE_ORDER, USE_EQUIV, USE_BOUNDS, USE_RANKS, USE_QUICK
-from ._table cimport tt_init, tt_free, tt_new_generation
+from ._types cimport Engine, Pos, INF, NCARDS, RING, USE_TT, USE_ORDER, USE_EQUIV, USE_BOUNDS, USE_RANKS, USE_QUICK, USE_DEVIL
+from ._table cimport tt_init, tt_free, tt_new_generation, PAST_MASK, DEVIL_MASK
 from ._search cimport alphabeta, mtdf, terminal
 from ._bounds cimport fates, quick_bounds, tt_key, prepare_ranks
 from ._moves cimport seat_of, holding_of, legal_mask, lopaka_card, play, distinct_moves
 
 FLAGS = {"tt": USE_TT, "order": USE_ORDER, "equiv": USE_EQUIV, "bounds": USE_BOUNDS, "ranks": USE_RANKS,
-         "quick": USE_QUICK}
-ALL = USE_TT | USE_ORDER | USE_EQUIV | USE_BOUNDS | USE_RANKS | USE_QUICK
+         "quick": USE_QUICK, "devil": USE_DEVIL}
+ALL = USE_TT | USE_ORDER | USE_EQUIV | USE_BOUNDS | USE_RANKS | USE_QUICK | USE_DEVIL
 INFINITY = INF
 
 
@@ -35,6 +35,7 @@ cdef class Core:
         memset(&self.root, 0, sizeof(Pos))
         tt_init(&self.e.tt, log2_entries)
         self.e.flags = ALL
+        self.e.tt.soft = PAST_MASK | DEVIL_MASK
         self.rules_key = None
 
     def __dealloc__(self):
@@ -47,6 +48,7 @@ cdef class Core:
     @flags.setter
     def flags(self, int value):
         self.e.flags = value
+        self.e.tt.soft = PAST_MASK | (DEVIL_MASK if value & USE_DEVIL else 0)   # the buckets change: start afresh
         self.forget()
 
     def forget(self):
@@ -123,6 +125,16 @@ cdef class Core:
         for i in range(len(won)):
             self.root.won[i] = won[i]
 
+    @property
+    def cpu_clock(self):
+        """Is a deadline a time of this process's CPU clock (``time.process_time``) rather than
+        of ``time.monotonic``?"""
+        return bool(self.e.cpu_clock)
+
+    @cpu_clock.setter
+    def cpu_clock(self, bint value):
+        self.e.cpu_clock = value
+
     def _budget(self, long long max_nodes, double deadline):
         self.e.max_nodes = self.e.nodes + max_nodes if max_nodes > 0 else 0
         self.e.deadline = deadline
@@ -187,12 +199,12 @@ cdef class Core:
     def stats(self):
         return {"nodes": self.e.nodes, "tt_probes": self.e.tt.probes, "tt_hits": self.e.tt.hits,
                 "tt_stores": self.e.tt.stores, "tt_replaced": self.e.tt.replaced,
-                "tt_entries": self.e.tt.mask + 1, "cuts": self.e.cuts, "first_cuts": self.e.first_cuts}
+                "tt_entries": self.e.tt.mask + 1, "tt_other_devil": self.e.tt.other_devil, "cuts": self.e.cuts, "first_cuts": self.e.first_cuts}
 
     def reset_counters(self):
         self.e.nodes = 0
         self.e.cuts = self.e.first_cuts = 0
-        self.e.tt.probes = self.e.tt.hits = self.e.tt.stores = self.e.tt.replaced = 0
+        self.e.tt.probes = self.e.tt.hits = self.e.tt.stores = self.e.tt.replaced = self.e.tt.other_devil = 0
 
 
 cdef extern from *:

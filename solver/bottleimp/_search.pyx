@@ -15,7 +15,7 @@ A budget (nodes or a deadline) sets ``Engine.stopped``; every value returned aft
 is void and the caller keeps only the tests that finished.
 """
 from libc.stdint cimport uint64_t, int64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID
 from ._types cimport Engine, Pos, Entry, INF, USE_TT, USE_ORDER, USE_BOUNDS, NCARDS
 from ._moves cimport (seat_of, holding_of, legal_mask, lopaka_card, play, distinct_moves, low_bit)
 from ._bounds cimport fates, quick_bounds, tt_key, slot_of, card_at
@@ -42,7 +42,7 @@ cdef inline int out_of_budget(Engine *e) noexcept nogil:
     if e.max_nodes and e.nodes >= e.max_nodes:
         return 1
     if e.deadline > 0:
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID if e.cpu_clock else CLOCK_MONOTONIC, &ts)
         if ts.tv_sec + ts.tv_nsec * 1e-9 >= e.deadline:
             return 1
     return 0
@@ -126,7 +126,7 @@ cdef int alphabeta(Engine *e, Pos *p, int alpha, int beta) noexcept nogil:
                 return hi
         if e.flags & USE_TT:
             live0 = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
-            if tt_lookup(&e.tt, key, &lo, &hi, &tt_best):
+            if tt_lookup(&e.tt, key, f, &lo, &hi, &tt_best):
                 tt_best = card_at(live0, tt_best)     # stored as its place among the cards in play
                 lo += off
                 hi += off

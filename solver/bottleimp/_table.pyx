@@ -34,8 +34,9 @@ cdef int tt_init(Table *t, int log2_entries) except -1:
     t.mask = n - 1
     t.gen = 1
     t.first = 1
+    t.soft = PAST_MASK
     memset(t.owners, 0, sizeof(t.owners))
-    t.probes = t.hits = t.stores = t.replaced = 0
+    t.probes = t.hits = t.stores = t.replaced = t.other_devil = 0
     return 0
 
 
@@ -75,20 +76,27 @@ cdef inline bint usable(Table *t, Entry *x) noexcept nogil:
     return 1
 
 
-cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept nogil:
+cdef int tt_lookup(Table *t, uint64_t key, int f, int *lo, int *hi, int *best) noexcept nogil:
     """Bounds on the value (less the offset) of ``key`` from its bucket: its own entry, and
     entries of the same position with other coins won (``PAST_MASK``), whose bounds carry
     over widened by the difference (a coin more for A adds at most one to the margin and
-    never takes one away; likewise for B).  1 if any entry answered."""
+    never takes one away; likewise for B).  1 if any entry answered.
+
+    With ``USE_DEVIL`` (``t.soft`` holds ``DEVIL_MASK``) also entries of the same position with
+    another devil's trick's coins (the worlds of a real-table hint), and the widening is by the
+    final holder (``coin_shift``): tighter where the coins of A, of B and of the devil's trick all
+    differ at once, as they do between two worlds that swapped a card between the opponent's
+    hand and the devil's trick."""
     cdef Entry *b = tt_bucket(t, key)
-    cdef int i, found = 0, da, db, l, h
-    cdef uint64_t base = key & ~PAST_MASK
+    cdef int i, found = 0, da, db, dd, dlo, dhi, l, h
+    cdef uint64_t soft = t.soft, base = key & ~soft
+    cdef bint joint = (soft & DEVIL_MASK) != 0
     t.probes += 1
     lo[0] = -INF
     hi[0] = INF
     best[0] = -1
     for i in range(BUCKET):
-        if (b[i].key & ~PAST_MASK) != base or not usable(t, b + i):
+        if (b[i].key & ~soft) != base or not usable(t, b + i):
             continue
         if b[i].key == key:
             l = b[i].lo
@@ -97,8 +105,16 @@ cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept
         else:
             da = <int> ((key >> 45) & 127) - <int> ((b[i].key >> 45) & 127)
             db = <int> ((key >> 52) & 127) - <int> ((b[i].key >> 52) & 127)
-            l = b[i].lo + (da if da < 0 else 0) - (db if db > 0 else 0)
-            h = b[i].hi + (da if da > 0 else 0) - (db if db < 0 else 0)
+            if joint:
+                dd = <int> (key >> 59) - <int> (b[i].key >> 59)
+                if dd:
+                    t.other_devil += 1
+                coin_shift(f, da, db, dd, &dlo, &dhi)
+                l = b[i].lo + dlo
+                h = b[i].hi + dhi
+            else:
+                l = b[i].lo + (da if da < 0 else 0) - (db if db > 0 else 0)
+                h = b[i].hi + (da if da > 0 else 0) - (db if db < 0 else 0)
             if best[0] < 0:
                 best[0] = b[i].best
         if l > lo[0]:
@@ -109,6 +125,35 @@ cdef int tt_lookup(Table *t, uint64_t key, int *lo, int *hi, int *best) noexcept
     if found:
         t.hits += 1
     return found
+
+
+cdef inline void coin_shift(int f, int da, int db, int dd, int *lo, int *hi) noexcept nogil:
+    """The least and the most the value changes by when A has won ``da`` coins more, B ``db``
+    more and the devil's trick holds ``dd`` more (the coins of the key: a player's coins are in
+    it only while that player's fate is open, ``_bounds.tt_key``).  Every final margin (§2.7)
+    changes by ``-dd - db`` where A ends with the bottle, ``da + dd`` where B does, ``da - db``
+    where Lopaka does; the value, a minimax of final margins, changes by an amount between the
+    least and the most of those over the players who may still end with it (``f``,
+    ``_bounds.fates``: 1 A, 4 B, 16 Lopaka; the same for every entry of one position, which
+    names the same cards, price and holder)."""
+    cdef int l = INF, h = -INF, x
+    if f & 1:
+        x = -dd - db
+        l = x if x < l else l
+        h = x if x > h else h
+    if f & 4:
+        x = da + dd
+        l = x if x < l else l
+        h = x if x > h else h
+    if f & 16:
+        x = da - db
+        l = x if x < l else l
+        h = x if x > h else h
+    if l > h:                       # nobody may end with it: not at a boundary with cards left;
+        l = -INF                    # nothing carries over
+        h = INF
+    lo[0] = l
+    hi[0] = h
 
 
 cdef inline int log2_work(long long work) noexcept nogil:

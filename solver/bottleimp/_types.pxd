@@ -26,6 +26,7 @@ cdef enum:
     USE_BOUNDS = 8
     USE_RANKS = 16          # relative ranks: the table's key names the cards by their place (_bounds.canonical)
     USE_QUICK = 32          # the fast bounds count the coins each player surely wins and may win (_bounds.gains)
+    USE_DEVIL = 64          # an entry answers for other devil's coins too, widened (_table.tt_lookup): the worlds share it
 
 ctypedef struct Deck:
     int8_t coins[NCARDS]
@@ -61,7 +62,9 @@ ctypedef struct Table:
     uint16_t gen            # the current generation
     uint16_t first          # the oldest generation still valid (a new deal or rules start afresh)
     uint64_t owners[RING][MAXHOLD]   # each recent generation's holdings (gen % RING): whose each card was
+    uint64_t soft           # the key's bits an entry may differ in and still answer, widened (_table.tt_lookup)
     long long probes, hits, stores, replaced
+    long long other_devil   # entries that answered for another devil's coins (USE_DEVIL)
 
 cdef enum:
     BUCKET = 4
@@ -77,7 +80,8 @@ ctypedef struct Engine:
     Table tt
     long long nodes
     long long max_nodes     # 0: no limit
-    double deadline         # a CLOCK_MONOTONIC time, 0: none
+    double deadline         # a CLOCK_MONOTONIC time (CLOCK_PROCESS_CPUTIME_ID with cpu_clock), 0: none
+    int cpu_clock           # the deadline is on the process's CPU clock (benchmarks on a busy machine)
     int stopped             # a budget ran out: every value since is void
     long long cuts, first_cuts    # cut-offs, and those by the first card tried
     uint64_t twins[NCARDS]  # for each card, the lower cards of its suit and coins in its holding (this generation)

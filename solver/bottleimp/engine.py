@@ -75,12 +75,18 @@ class Bounds(Margin):
 
 class Budget:
     """A node limit and a deadline shared by several searches (0 / None: no limit): ``timeout``
-    seconds from now, or a ``deadline`` on the ``time.monotonic`` clock."""
+    seconds from now, or a ``deadline`` on the ``time.monotonic`` clock.  ``cpu``: both on this
+    process's CPU clock (``time.process_time``) instead: the work a quiet machine would do in
+    that time, for benchmarks on a busy one."""
 
-    def __init__(self, max_nodes: int = 0, timeout: Optional[float] = None, deadline: float = 0.0):
+    def __init__(self, max_nodes: int = 0, timeout: Optional[float] = None, deadline: float = 0.0, cpu: bool = False):
         self.max_nodes = max_nodes or 0
-        self.deadline = time.monotonic() + timeout if timeout else (deadline or 0.0)
+        self.cpu = cpu
+        self.deadline = self.clock() + timeout if timeout else (deadline or 0.0)
         self.used = 0
+
+    def clock(self) -> float:
+        return time.process_time() if self.cpu else time.monotonic()
 
     def nodes_left(self) -> int:
         if not self.max_nodes:
@@ -90,7 +96,7 @@ class Budget:
     @property
     def spent(self) -> bool:
         return bool(self.max_nodes and self.used >= self.max_nodes) or bool(
-            self.deadline and time.monotonic() >= self.deadline)
+            self.deadline and self.clock() >= self.deadline)
 
 
 class Engine:
@@ -133,6 +139,7 @@ class Engine:
             return Bounds(state.value(), state.value(), 0, 0.0)
         self.load(state)
         budget = budget or Budget()
+        self.core.cpu_clock = budget.cpu
         total = state.rules.table.total            # no margin reaches the coins of the whole deck
         fast_lo, fast_hi = self.core.bounds()       # (at a trick boundary; else infinite)
         lower, upper = max(lower, fast_lo, -total), min(upper, fast_hi, total)
@@ -176,6 +183,7 @@ class Engine:
             return state.value() >= target
         self.load(state)
         budget = budget or Budget()
+        self.core.cpu_clock = budget.cpu
         nodes0 = self.core.nodes
         v = self.core.test(target - 1, target, budget.nodes_left(), budget.deadline)
         budget.used += self.core.nodes - nodes0
@@ -191,6 +199,7 @@ class Engine:
             return Margin(v, v)
         self.load(state)
         budget = budget or Budget()
+        self.core.cpu_clock = budget.cpu
         nodes0 = self.core.nodes
         g = self.core.test(target - 1, target, budget.nodes_left(), budget.deadline)
         budget.used += self.core.nodes - nodes0
@@ -233,10 +242,40 @@ class Engine:
         above = self.at_least(state, target + 1, budget)
         return None if above is None else not above
 
-    def card_values(self, state: State, budget: Budget = None, guess: int = 0) -> list:
+    def card_values(self, state: State, budget: Budget = None, guess: int = 0, guesses: dict = None,
+                    merge: bool = False) -> list:
         """``[(card, Bounds)]`` for every legal card, in card order (``guess``: where each
-        search's tests start, the position's value when known)."""
-        return [(card, self.bounds(state.apply(Play(card)), budget, guess=guess)) for card in state.legal_cards()]
+        search's tests start, the position's value when known; ``guesses``: a start for some
+        cards, ``{card: guess}``, e.g. their values in a similar position, or a function
+        ``guesses(card, done)`` of the ``[(card, Bounds)]`` found so far, returning a guess or
+        None).  ``merge``: a card the core's equivalence makes one with a lower legal card
+        (:meth:`distinct_cards`) takes that card's bounds (cost 0) instead of a search of its own:
+        the same values.  The guesses change the work only, never a value."""
+        if guesses is None:
+            guesses = {}
+        pick = guesses if callable(guesses) else (lambda card, done: guesses.get(card))
+        cards = state.legal_cards()
+        tried = set(self.distinct_cards(state)) if merge and len(cards) > 1 else set(cards)
+        out, last = [], None
+        for card in cards:
+            if card in tried:
+                g = pick(card, out)
+                last = self.bounds(state.apply(Play(card)), budget, guess=guess if g is None else g)
+                out.append((card, last))
+            else:                   # equal to the highest card tried below it (_moves.distinct_moves)
+                out.append((card, Bounds(last.lower, last.upper, 0, 0.0)))
+        return out
+
+    def distinct_cards(self, state: State) -> list:
+        """The legal cards of ``state`` less those the core's equivalence makes one with a lower
+        legal card (``_moves.distinct_moves``: above the price, of one suit and coins, no card in
+        play between them), ascending; every legal card with the technique ``equiv`` off."""
+        if state.finished:
+            return []
+        self.load(state)
+        if state.lopaka_to_play:
+            return list(state.legal_cards())
+        return [DECK[i] for i in self.core.moves()]
 
     def stats(self) -> dict:
         return self.core.stats()

@@ -33,11 +33,13 @@ double-dummy mean; it is only as good as the policies named.
 from __future__ import annotations
 
 import time
+import zlib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
 from ..pools import Inline, drop_pool, pool, workers_default
+from ._core import FLAGS
 from .engine import Budget, Engine
 from .guarantee import MAX_NODES, Guarantee, guarantee, within_reach
 from .worlds import View, advance, count_worlds, world_order
@@ -50,23 +52,50 @@ NAMED = ("double-dummy mean over the worlds: assumes both players could see ever
 #: log2 of the entries of the hint's table, by variant (entries of 16 bytes).  The table serves
 #: every world of a hint and, kept between calls, the next move's worlds.  Glitzerhaus: 2**20
 #: (16 MiB) costs the `table` bot's games 0.87 of the CPU and 0.72 of the nodes of the engine's
-#: default 2**17 (2 MiB, one core's cache); Lopaka, whose worlds are many small searches: 2**20
-#: found 14 % fewer nodes but cost 1.10 of the CPU (more cache misses), so it keeps 2**17
-#: (benchmarks/bottleimp/bench_table_bot.py; figures in benchmarks/README.md).  Only the cost
-#: changes: every value is exact whatever the size.
-LOG2_ENTRIES = {"lopaka": 17, "glitzerhaus": 20}
-_ENGINES = {}           # variant -> this process's engine
+#: default 2**17 (2 MiB, one core's cache).  Lopaka: 2**20 too since the worlds share entries
+#: (``devil`` below): at trick 1 the entries of the worlds solved before must outlive the next
+#: world's searches.  Lopaka's trick 1, two workers, 2 CPU seconds each, six positions side by
+#: side (busy machine): 557 worlds solved with 2**20, 540 with 2**22 (fewer nodes, but more cache
+#: misses in two 64 MiB tables), 454 with 2**17 (benchmarks/README.md).  Only the cost changes:
+#: every value is exact whatever the size.
+LOG2_ENTRIES = {"lopaka": 20, "glitzerhaus": 20}
+#: the table's size when a hint solves at most :data:`FEW_WORLDS` worlds (``max_worlds``: the
+#: `table` bot's 16 a move, the play-outs' 8), where it differs: in Lopaka the worlds are few and
+#: small there, and 2**20 cost the `table` bot's games 1.07 of the CPU of 2**17 for 0.91 of the
+#: nodes (deals 201-230 against greedy, the devil's coins shared; bench_table_bot.py)
+LOG2_FEW = {"lopaka": 17}
+FEW_WORLDS = 16
+#: what the world loop does to share work across the worlds and the cards of a hint, each
+#: switchable (``table_hint(techniques=...)``); none changes a value, only the work:
+#:
+#: * ``devil``: the engine's table answers for another devil's trick's coins, widened by what
+#:   they can change (the core's technique of that name): the worlds differ only in how the
+#:   unseen cards split between the hidden hand and the devil's trick, so once a card that lies
+#:   in the devil's trick in one world has been played in another, their positions are the same
+#:   cards in the same holdings;
+#: * ``guess``: each card's null-window tests start at its value in the nearest world this
+#:   process solved before for the same view (fewest hidden cards changed), moved as the card
+#:   of this world solved before that was closest to it there moved (``_guesses``);
+#: * ``merge``: cards the core's equivalence makes one (above the price, one suit and coins,
+#:   no card in play between them: in the world's own deal) are valued by one search.
+WORLD_TECHNIQUES = ("devil", "guess", "merge")
+_ENGINES = {}           # (variant, log2 entries, devil) -> this process's engine
 _OVERRIDE = None        # use_engine's engine, for every variant
+_SOLVED = {"view": None, "rows": []}     # this process's worlds solved for the view last asked (guess)
+_CPU = {"call": None, "start": 0.0}      # the hint this process's CPU budget counts from (cpu_seconds)
 
 
-def _engine(rules) -> Engine:
+def _engine(rules, techniques=WORLD_TECHNIQUES, log2_entries: int = None) -> Engine:
     """This process's engine for ``rules``'s variant (kept between calls: its table serves the
-    next worlds too)."""
+    next worlds too); with the core's ``devil`` technique when ``techniques`` has it."""
     if _OVERRIDE is not None:
         return _OVERRIDE
-    engine = _ENGINES.get(rules.variant)
+    log2 = log2_entries or LOG2_ENTRIES[rules.variant]
+    key = (rules.variant, log2, "devil" in techniques)
+    engine = _ENGINES.get(key)
     if engine is None:
-        engine = _ENGINES[rules.variant] = Engine(LOG2_ENTRIES[rules.variant])
+        core = [t for t in FLAGS if t != "devil" or "devil" in techniques]
+        engine = _ENGINES[key] = Engine(log2, techniques=core)
     return engine
 
 
@@ -76,22 +105,80 @@ def use_engine(engine: Optional[Engine]) -> None:
     global _OVERRIDE
     _OVERRIDE = engine
     _ENGINES.clear()
+    _SOLVED["view"], _SOLVED["rows"] = None, []
 
 
-def solve_worlds(states, deadline: float) -> list:
+def _hidden_mask(state, hidden: int) -> int:
+    return sum(1 << c for c in state.hands[hidden])
+
+
+def _nearest(mask: int) -> Optional[dict]:
+    """The card values of the world solved before (for this view, in this process) whose hidden
+    holding differs least from ``mask``, the latest of the nearest; None before the first."""
+    best, found = None, None
+    for m, values in _SOLVED["rows"]:
+        d = bin(m ^ mask).count("1")
+        if best is None or d <= best:
+            best, found = d, values
+    return found
+
+
+def _guesses(near: Optional[dict]):
+    """The first guess of each card's tests (``guess``), from ``near`` (the nearest world's
+    values): a card's value there, moved by how much the card of this world solved before whose
+    value there was closest moved (cards close in value move together: on Lopaka's trick 1 this
+    halved the median error of the guess, to 4, against the nearest world's value alone)."""
+    if not near:
+        return None
+
+    def guess(card, done):
+        if card not in near:
+            return None
+        known = [(c, b.lower) for c, b in done if c in near and b.exact]
+        if not known:
+            return near[card]
+        c, v = min(known, key=lambda cv: abs(near[cv[0]] - near[card]))
+        return v + near[card] - near[c]
+    return guess
+
+
+def solve_worlds(states, deadline: float, techniques=WORLD_TECHNIQUES, view_key=None, hidden: int = None,
+                 log2_entries: int = None, cpu_seconds: float = 0.0, call=None) -> list:
     """Every legal card's exact value in each of ``states`` (``[(card, value), ...]`` per
     world), in order, stopping at ``deadline`` (a ``time.monotonic`` time; 0 = none): the
-    worlds not finished are left out."""
-    out = []
+    worlds not finished are left out.  ``techniques``: of :data:`WORLD_TECHNIQUES` (only the
+    work changes); ``view_key`` and ``hidden``: the view the worlds are of and its hidden
+    holding, whose worlds solved before in this process give the guesses (``guess``).
+    ``cpu_seconds`` (with ``deadline`` 0): stop instead when this process has spent that much CPU
+    time on the hint ``call`` (every chunk of one call shares it)."""
+    return _solve_chunk(states, deadline, techniques, view_key, hidden, log2_entries, cpu_seconds, call)[0]
+
+
+def _solve_chunk(states, deadline, techniques, view_key, hidden, log2_entries, cpu_seconds, call):
+    """:func:`solve_worlds` and the nodes it searched."""
+    out, nodes = [], 0
+    if cpu_seconds:
+        if _CPU["call"] != call:
+            _CPU["call"], _CPU["start"] = call, time.process_time()
+        deadline = _CPU["start"] + cpu_seconds
+    guess = "guess" in techniques and view_key is not None and hidden is not None
+    if guess and _SOLVED["view"] != view_key:
+        _SOLVED["view"], _SOLVED["rows"] = view_key, []
     for state in states:
-        budget = Budget(deadline=deadline)
+        budget = Budget(deadline=deadline, cpu=bool(cpu_seconds))
+        engine = _engine(state.rules, techniques, log2_entries)
+        mask = _hidden_mask(state, hidden) if guess else 0
+        near = _guesses(_nearest(mask)) if guess else None
         values = []
-        for card, bounds in _engine(state.rules).card_values(state, budget):
+        for card, bounds in engine.card_values(state, budget, guesses=near, merge="merge" in techniques):
+            nodes += bounds.nodes
             if not bounds.exact:
-                return out
+                return out, nodes
             values.append((card, bounds.lower))
         out.append(values)
-    return out
+        if guess:
+            _SOLVED["rows"].append((mask, dict(values)))
+    return out, nodes
 
 
 @dataclass(frozen=True)
@@ -130,6 +217,8 @@ class TableHint:
     guarantee: Optional[Guarantee] = None
     #: per world solved: (its index in :func:`.worlds.world_order`, ((card, value), ...))
     per_world: tuple = ()
+    #: the nodes the worlds' searches cost, every worker's (the worlds not finished included)
+    nodes: int = 0
 
     @property
     def complete(self) -> bool:
@@ -169,7 +258,8 @@ def figures(seat_is_a: bool, per_world: list) -> list:
 
 
 def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=None,
-               max_worlds: int = 0, achieve_against=None, floors: bool = True) -> TableHint:
+               max_worlds: int = 0, achieve_against=None, floors: bool = True, techniques=WORLD_TECHNIQUES,
+               log2_entries: int = None, cpu: bool = False) -> TableHint:
     """The real-table hint for the seat of ``view``, whose turn it must be (see the module's doc).
     ``seconds``: the budget (0 or None: solve every world); ``workers``: processes (None: the
     default, 1: this process only); ``progress(solved, total)`` after each chunk; ``max_worlds``:
@@ -179,12 +269,20 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     once every world is solved, what the recommended card achieves against them (:func:`achieved`);
     ``floors``: late in a round (:func:`.guarantee.within_reach`), with every world solved and time
     left (or no budget: up to :data:`.guarantee.MAX_NODES` positions), each card's floor by what the
-    player knows (:mod:`.guarantee`), else none."""
+    player knows (:mod:`.guarantee`), else none.  ``techniques`` (of :data:`WORLD_TECHNIQUES`) and
+    ``log2_entries`` (the table's size; None: :data:`LOG2_ENTRIES`): how the worlds share work,
+    for benchmarks; the answer for the worlds solved is the same whatever they are.  ``cpu``: the
+    budget is ``seconds`` of CPU time in each worker (``time.process_time``) instead of wall time,
+    the work a quiet machine does in ``seconds``: for benchmarks on a busy machine (then no floor
+    and nothing achieved: they keep to the wall clock)."""
     start = time.monotonic()
-    deadline = start + seconds if seconds else 0.0
+    cpu_seconds = seconds if cpu and seconds else 0.0
+    deadline = start + seconds if seconds and not cpu else 0.0
     order = world_order(view)
     if max_worlds:
         order = order[:max_worlds]
+        if log2_entries is None and max_worlds <= FEW_WORLDS:
+            log2_entries = LOG2_FEW.get(view.rules.variant)
     total = count_worlds(view)
     first = order[0]
     if first.turn != view.seat:
@@ -194,11 +292,16 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     workers = workers_default() if workers is None else workers
     executor = Inline() if workers <= 1 or len(chunks) == 1 else pool(workers)
     results = [None] * len(chunks)
-    futures = {executor.submit(solve_worlds, chunk, deadline): i for i, chunk in enumerate(chunks)}
-    solved = 0
+    techniques = tuple(techniques)
+    view_key = zlib.crc32(repr(view).encode())
+    call = (view_key, start)          # this call, for the workers' CPU budgets
+    futures = {executor.submit(_solve_chunk, chunk, deadline, techniques, view_key, view.hidden, log2_entries,
+                               cpu_seconds, call): i for i, chunk in enumerate(chunks)}
+    solved = nodes = 0
     try:
         for f, i in futures.items():
-            results[i] = f.result()
+            results[i], n = f.result()
+            nodes += n
             solved += len(results[i])
             if progress is not None:
                 progress(solved, total)
@@ -210,13 +313,15 @@ def table_hint(view: View, seconds: float = 2.0, workers: int = None, progress=N
     seat_name = view.rules.seats[view.seat]
     cards = tuple(figures(seat_name == "A", per_world))
     floor = None
-    if floors and within_reach(view) and not max_worlds and cards and len(per_world) == total and (
-            not deadline or time.monotonic() < deadline):
-        floor = guarantee(view, max_nodes=0 if deadline else MAX_NODES, engine=_engine(view.rules), deadline=deadline)
+    def in_time():          # every world solved and time left (a CPU budget: none of what follows)
+        return len(per_world) == total and not cpu_seconds and (not deadline or time.monotonic() < deadline)
+    if floors and within_reach(view) and not max_worlds and cards and in_time():
+        floor = guarantee(view, max_nodes=0 if deadline else MAX_NODES,
+                          engine=_engine(view.rules, techniques, log2_entries), deadline=deadline)
     got = None
-    if achieve_against and cards and len(per_world) == total and (not deadline or time.monotonic() < deadline):
+    if achieve_against and cards and in_time():
         got = achieved(view, cards[0].card, achieve_against, deadline, max_worlds)
-    return TableHint(seat_name, cards, total, len(per_world), time.monotonic() - start, got, floor, indexed)
+    return TableHint(seat_name, cards, total, len(per_world), time.monotonic() - start, got, floor, indexed, nodes)
 
 
 #: worlds the player's own table hints use during a play-out (each exact)
@@ -326,5 +431,5 @@ def _not_your_turn(view: View, who: str):
                      f"to move")
 
 
-__all__ = ["NAMED", "Achieved", "CardFigure", "TableExplanation", "TableHint", "achieved", "explain_table", "figures",
-           "play_out_world", "solve_worlds", "table_hint"]
+__all__ = ["NAMED", "WORLD_TECHNIQUES", "Achieved", "CardFigure", "TableExplanation", "TableHint", "achieved",
+           "explain_table", "figures", "play_out_world", "solve_worlds", "table_hint"]

@@ -21,10 +21,10 @@ from scoundrel_solver.bottleimp.engine import Budget, Engine, NotPlayPhase
 from scoundrel_solver.bottleimp.position import position_dict, position_from_dict
 from scoundrel_solver.bottleimp.reference import action_values, best_line, value
 
-from imp_games import TWO_PLAYER, play_until, random_action, require_slow
+from imp_games import TWO_PLAYER, game_at, play_until, random_action, require_slow
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-TECHNIQUES = ("tt", "order", "equiv", "bounds", "ranks", "quick")
+TECHNIQUES = ("tt", "order", "equiv", "bounds", "ranks", "quick", "devil")
 RULES_IDS = dict(ids=lambda r: f"{r.variant}-{r.cards}")
 
 #: One engine for every example of the module: reuse across deals is part of what is tested
@@ -451,6 +451,46 @@ def test_many_histories_of_few_deals_in_one_table(rules, seed, rng_seed, left):
     other tricks (other coins won, another price or holder)."""
     state = play_until(play_phase(rules, seed), random.Random(rng_seed), left)
     assert SHARED.value(state) == value(state), where(state)
+
+
+# ------------------------------------------------------------------ the worlds of a real-table view
+def _view_worlds(rules, seed, rng_seed, left):
+    from scoundrel_solver.bottleimp.worlds import view_of, world_order
+    got = game_at(rules, seed, rng_seed, left)
+    if got is None:
+        return []
+    start, actions, now = got
+    return world_order(view_of(start, actions, now.turn))
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(rules=st.sampled_from(TWO_PLAYER), seed=st.integers(0, 2 ** 64 - 1), rng_seed=st.integers(0, 2 ** 32),
+       left=st.sampled_from(range(6, 13)))
+def test_one_table_across_the_worlds_of_a_view_equals_the_reference(rules, seed, rng_seed, left):
+    """The worlds of what a player knows (other hidden hands, other devil's tricks) through one
+    table, which answers for other devil's coins widened (``devil``): every card's value in every
+    world is the reference's, with the technique on and off.  A small table, so that entries of
+    other worlds meet in a bucket."""
+    on, off = Engine(log2_entries=10), Engine(log2_entries=10, techniques=[t for t in TECHNIQUES if t != "devil"])
+    for world in _view_worlds(rules, seed, rng_seed, left)[:12]:
+        want = [(a.card, v) for a, v in action_values(world)]
+        for engine in (on, off):
+            got = [(c, b.lower) for c, b in engine.card_values(world)]
+            assert got == want, where(world)
+
+
+@pytest.mark.parametrize("rules", TWO_PLAYER[::2], ids=lambda r: r.variant)
+def test_one_table_across_the_worlds_of_a_trick_two_view_equals_fresh_tables(rules):
+    """Larger views (trick 2, too big for the reference): card values in each world through one
+    table sharing the worlds (``devil``) equal those of a fresh table per world without it."""
+    for rng_seed in (1, 2):
+        size = 30 if rules.variant == "lopaka" else 28
+        shared = Engine(log2_entries=14)
+        for world in _view_worlds(rules, 5, rng_seed, size)[:10]:
+            fresh = Engine(log2_entries=14, techniques=[t for t in TECHNIQUES if t != "devil"])
+            got = [(c, b.lower) for c, b in shared.card_values(world)]
+            assert got == [(c, b.lower) for c, b in fresh.card_values(world)], where(world)
+        assert shared.stats()["tt_other_devil"] > 0       # the worlds did share entries
 
 
 @pytest.mark.parametrize("rules", [Rules("lopaka"), Rules("glitzerhaus", cards="matagot")], **RULES_IDS)
