@@ -194,6 +194,39 @@ cdef int order_value(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroe
     return 0
 
 
+cdef int order_known(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroes *hs, int avoided_last,
+                     int *score) noexcept nogil:
+    """``order_value``'s score when the memo already holds it (1), else an upper bound on it
+    (0): the core's bound at that room start (``_bounds.bound_at``, what ``_core_tests`` starts
+    its null-window tests from), no search.  Changes no value and no counter."""
+    cdef int8_t all_[MAXN]
+    cdef int tot = m + nfull, nrow, avoid_ok, slack
+    cdef uint64_t k1, k2
+    cdef i128 lw, ls
+    cdef int none[NCLS]
+    cdef Tally t
+    cdef Search *c = &b.core
+    memcpy(all_, S, m)
+    memcpy(all_ + m, full, nfull)
+    nrow = 4 if tot >= 4 else tot
+    avoid_ok = avoid_allowed(b, avoided_last) and tot > 4
+    memset(none, 0, sizeof(none))
+    if not avoid_ok:
+        _sort4(all_, nrow)
+    belief_key(KEY_LEAF, hs, all_, nrow, avoid_ok, 0, b.horizon, none, all_ + nrow, tot - nrow, &k1, &k2)
+    if memo_recall(&b.memo, k1, k2, &lw, &ls):
+        score[0] = <int> ls
+        return 1
+    # the bound of the room start laid out as _core_value lays it out (the row, then the
+    # dungeon); no_win off: nothing is proven about this position yet
+    memcpy(c.S[0], all_, tot)
+    _tally(c.S[0], tot, &t)
+    c.no_win = False
+    c.loss_phase = True
+    score[0] = bound_at(c, &t, hs, c.S[0], tot, rotations(c, tot, avoid_ok), &slack)
+    return 0
+
+
 cdef int position_value(Belief *b, int8_t *room, int nroom, int taken, int potion_mask, int help_used,
                         Heroes *hs, int avoided_last, i128 *w, i128 *s) except -1:
     """The loaded belief (room part-way or at its start, the unseen ``cnt``, the bottom

@@ -311,7 +311,8 @@ class CoreBeliefSearch(_Budgeted):
 
     def __init__(self, rules: Rules, *, max_beliefs: Optional[int] = None, timeout: Optional[float] = None,
                  horizon: Optional[int] = None, samples: int = 100, rng_seed: int = 1,
-                 enumerate_limit: int = 720, tt_mb: float = 64.0, common_orders: bool = False):
+                 enumerate_limit: int = 720, tt_mb: float = 64.0, common_orders: bool = False,
+                 prune: bool = True):
         from ._belief import BeliefEngine
         self.rules = rules
         self.max_beliefs = max_beliefs
@@ -319,7 +320,7 @@ class CoreBeliefSearch(_Budgeted):
         self.horizon = horizon
         self.engine = BeliefEngine(*_engine_rules(rules), float(tt_mb), -1 if horizon is None else int(horizon),
                                    int(samples), int(rng_seed) & (2**64 - 1), int(enumerate_limit),
-                                   1 if common_orders else 0)
+                                   1 if common_orders else 0, 1 if prune else 0)
         self._deadline = None
         self._stop_at = None
 
