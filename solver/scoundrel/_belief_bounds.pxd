@@ -15,6 +15,8 @@ ctypedef struct Cutoff:
     int *best                   # the scores by order of the candidate that set it (NULL: not kept)
     int *mine                   # where a candidate valued in full leaves its scores by order (NULL: nowhere)
     bint cut                    # out: cut off (its value is not above (w, s), and not computed)
+    bint probe                  # only solve the first order (memoised), into probe_score; no value
+    int probe_score
 
 cdef int clairvoyant(Belief *b, int8_t *prefix, int npre, int8_t *full, int nfull, Heroes *hs,
                      int avoided_last, Cutoff *co, i128 *w, i128 *s) except -1

@@ -41,7 +41,8 @@ cdef int clairvoyant(Belief *b, int8_t *prefix, int npre, int8_t *full, int nful
     without ``co``.  The orders are solved first where the bound stands furthest above the
     score of the candidate that set ``co``'s value (``co.best``, by order, when kept) on the
     same order: where a cut is likeliest.  A candidate valued in full leaves its scores by
-    order in ``co.mine`` (when not NULL)."""
+    order in ``co.mine`` (when not NULL).  ``co.probe``: only the first order is solved, its
+    score left in ``co.probe_score`` (the caller ranks its candidates by it)."""
     cdef int i, j, c, nd, n = b.n, norders, k, sc, todo
     cdef i128 distinct, mult, sw = 0, ss = 0, vw, vs
     cdef int labels[MAXN]
@@ -53,9 +54,10 @@ cdef int clairvoyant(Belief *b, int8_t *prefix, int npre, int8_t *full, int nful
     cdef int *seq = NULL
     cdef int *gap = NULL
     cdef bint sampled, known
-    b.clair_leaves += 1
     if co != NULL:
         co.cut = False
+    if co == NULL or not co.probe:
+        b.clair_leaves += 1
     if b.deadline > 0 and _now() >= b.deadline:
         b.aborted = 2
         return 0
@@ -91,6 +93,14 @@ cdef int clairvoyant(Belief *b, int8_t *prefix, int npre, int8_t *full, int nful
         k = 0
         _orders(left, nd, S, 0, orders, nd, &k)
     memcpy(S, prefix, npre)
+    if co != NULL and co.probe:
+        # the first order only: a cheap, common-orders guess at how good this candidate is,
+        # to value the likeliest best first (its solve is memoised: the full valuation
+        # finds it there)
+        memcpy(S + npre, orders, nd)
+        order_value(b, S, npre + nd, full, nfull, hs, avoided_last, &co.probe_score)
+        free(orders); free(score); free(seq); free(gap)
+        return 0
     todo = 0
     for k in range(norders):
         memcpy(S + npre, orders + k * nd, nd)

@@ -93,6 +93,7 @@ cdef int room_value(Belief *b, int depth, Heroes *hs, int avoided_last, int deal
     co.best = NULL
     co.mine = NULL
     co.cut = False
+    co.probe = False
     chance_value(b, depth, row, 0, row, 4, hs, 0, 1, deals, 1, &co if _pruning(b, deals) else NULL, &aw, &aws)
     if b.aborted:
         return 0
@@ -132,8 +133,11 @@ cdef int face_value(Belief *b, int depth, int8_t *room, int nroom, int to_take, 
     outcomes (Pareto fronts per carried card), each a chance node.
 
     With ``prune`` past the horizon, the terminal outcomes come first (their values are
-    free), then each chance node is cut off as soon as its bound cannot beat the best so far
-    (``_belief_bounds.clairvoyant``): the best value is the same, fewer orders are solved."""
+    free), then the chance nodes, the one that scores best on the first order first (each
+    one's first order solved up front: common orders make that a fair guess, and the solve
+    is not lost, it is memoised), each cut off as soon as its bound cannot beat the best so
+    far (``_belief_bounds.clairvoyant``): the best value is the same, fewer orders are
+    solved."""
     cdef int8_t carried[1]
     cdef int i, count, pass_, npass
     cdef Outcome *o
@@ -143,22 +147,56 @@ cdef int face_value(Belief *b, int depth, int8_t *room, int nroom, int to_take, 
     cdef int *bestbuf = NULL
     cdef int *minebuf = NULL
     cdef int *tmp
+    cdef int *rank = NULL
+    cdef int *guess = NULL
+    cdef int nrank = 0, j, k, g, r
     count = room_outcomes(b, depth, room, nroom, to_take, potion_mask, help_used, hs)
     npass = 1
     if prune:
         npass = 2
         bestbuf = <int *> malloc(clair_orders(b) * sizeof(int) + 1)
         minebuf = <int *> malloc(clair_orders(b) * sizeof(int) + 1)
-        if bestbuf == NULL or minebuf == NULL:
+        rank = <int *> malloc(count * sizeof(int) + 1)
+        guess = <int *> malloc(count * sizeof(int) + 1)
+        if bestbuf == NULL or minebuf == NULL or rank == NULL or guess == NULL:
             free(bestbuf)
             free(minebuf)
+            free(rank)
+            free(guess)
             raise MemoryError()
         co.best = NULL
         co.mine = minebuf
-    for pass_ in range(npass):
+        # the chance nodes by their score on the first order, best first (stable)
+        co.probe = True
+        co.have = False
         for i in range(count):
             o = &b.en.out[depth][i]
-            if prune and (o.terminal != 0) != (pass_ == 0):
+            if o.terminal:
+                continue
+            carried[0] = o.left
+            chance_value(b, depth, carried, 1, b.bot[depth], b.nbot[depth], &o.hs,
+                         1 if b.coop else 0, 0, deals, 0, &co, &cw, &cs)
+            if b.aborted:
+                free(bestbuf)
+                free(minebuf)
+                free(rank)
+                free(guess)
+                return 0
+            g = co.probe_score
+            j = nrank
+            while j > 0 and guess[j - 1] < g:
+                rank[j] = rank[j - 1]
+                guess[j] = guess[j - 1]
+                j -= 1
+            rank[j] = i
+            guess[j] = g
+            nrank += 1
+        co.probe = False
+    for pass_ in range(npass):
+        for r in range(nrank if pass_ == 1 else count):
+            i = rank[r] if pass_ == 1 else r
+            o = &b.en.out[depth][i]
+            if prune and pass_ == 0 and not o.terminal:
                 continue
             if o.terminal:
                 cw = FACT[b.n] if o.score > 0 else 0
@@ -174,6 +212,8 @@ cdef int face_value(Belief *b, int depth, int8_t *room, int nroom, int to_take, 
                 if b.aborted:
                     free(bestbuf)
                     free(minebuf)
+                    free(rank)
+                    free(guess)
                     return 0
                 if co.cut:
                     continue
@@ -192,6 +232,8 @@ cdef int face_value(Belief *b, int depth, int8_t *room, int nroom, int to_take, 
                         co.mine = minebuf
     free(bestbuf)
     free(minebuf)
+    free(rank)
+    free(guess)
     w[0] = bw
     s[0] = bs
     return 0
