@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The clairvoyant values of the depth-limited belief search: upper bounds past the horizon.
 
-Owns the counters ``Belief.clair_leaves`` and ``sampled``; reads the knobs (``samples``,
+Owns the counters ``Belief.clair_leaves``, ``sampled``, ``cuts`` and ``bound_errors``; reads the knobs (``samples``,
 ``enumerate_limit``, ``rng_seed``, ``common_orders``), the unseen cards (``cnt``, ``n``:
 ``_belief_enum``'s, never changed here: the orders are enumerated on a copy) and the clock
 (``deadline``, setting ``aborted`` = 2 when it has passed); each order is solved, memoised,
@@ -17,6 +17,14 @@ numbers, which make the comparison of two actions less noisy than the figures th
 That is the clairvoyant value of each belief it would deal, averaged with the deal's
 probabilities, so the result is the reference's depth-limited figure (``solver.belief``):
 an upper bound on what a player achieves.
+
+**Cut-off** (``Belief.prune``, the driver's ``Cutoff``): a chance node whose caller keeps only
+the better of it and a value already known (a face's outcomes, the avoid against the face)
+stops solving orders as soon as the exact scores so far plus an upper bound for each order
+left (the memo's value, else the core's own bound at that room start, ``bound_at``) cannot
+beat that value; ``co.cut`` tells the caller.  The value kept is the same; the counters
+``cuts`` and ``bound_errors`` (an order that scored above its bound: never, tested) say what
+it did.
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy

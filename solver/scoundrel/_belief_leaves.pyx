@@ -13,7 +13,9 @@ position of perfect information: its exact optimum is the core's, by its own dri
 tests straight on its ``node()`` in C (``_core_tests``: these leaves are many and mostly
 small).  A leaf's (win, score) is remembered unscaled, so the clairvoyant orders of
 ``_belief_bounds`` (``order_value``) and the leaves of exact beliefs (``leaf_value``,
-scaled by ``n!``) share it.
+scaled by ``n!``) share it.  ``order_known`` gives an order's score from the memo or, not
+solved yet, the core's upper bound on it (``_bounds.bound_at``, what the null-window tests
+start from): what ``_belief_bounds``' cut-off sums.
 """
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, int8_t

@@ -23,6 +23,12 @@ leaves at most one class unseen, or deals a short final row, is a leaf.  With a
 ``horizon``, a chance node past it is valued by ``_belief_bounds.clairvoyant`` instead.
 Memo keys: the face value on the sorted row (its order does not matter), the full value on
 the row in order when avoiding is allowed.
+
+With ``prune`` (the engine's default), past the horizon a face's chance nodes are valued
+best-first by their score on the first common order, and each, and the avoid after the face,
+is cut off as soon as its bound cannot beat the best so far (``_belief_bounds.clairvoyant``):
+only the max is kept, so the values are the same, with fewer leaves solved
+(``tests/scoundrel/test_lookahead.py`` compares every action's value with ``prune`` off).
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy

@@ -306,7 +306,10 @@ class CoreBeliefSearch(_Budgeted):
     (``horizon``) values the chance nodes below the horizon by their clairvoyant
     value over every order of *all* their unseen cards (that is the mean of the
     clairvoyant values of the beliefs they deal, so the same figure as
-    :class:`BeliefSearch`'s when enumerated, at a fraction of the solves).
+    :class:`BeliefSearch`'s when enumerated, at a fraction of the solves).  ``prune`` (default
+    on) lets the depth-limited mode cut off, past the horizon, the candidates whose bound
+    cannot beat the best one (``_belief_search.face_value``): the same values, fewer leaves
+    solved; off, every candidate is valued in full.
     """
 
     def __init__(self, rules: Rules, *, max_beliefs: Optional[int] = None, timeout: Optional[float] = None,

@@ -32,6 +32,18 @@ How it is computed, bounded by counts (never by time, so the same answer on any 
   ``orders`` orders drawn in common (all of them when there are at most ``orders`` distinct
   ones, so exact then).
 
+What makes it affordable, without changing any figure or choice (each tested against the
+plain way, ``tests/scoundrel/test_lookahead.py``; side by side in
+``benchmarks/bench_depth1_speed.py``):
+
+* **the depth-0 engine's cut-off** (``prune``, default on): inside each next room's value, a
+  candidate (an outcome of the room, or the avoid) stops being valued once its exact scores so
+  far and bounds for its other orders cannot beat the best candidate, valued best-first;
+* **choose** (what the player asks: the first best action and its figure): only the decision's
+  global Pareto front of room ends is valued, plus the few dominated ends a tie could need, and
+  an end stops being valued once its win chance is bound to stay below the best's.
+  :meth:`Depth1Search.action_values` still values every action in full.
+
 With both counts large enough to enumerate, the figure is exactly the depth-1 belief value
 (tested against a brute-force expectimax over the orders, ``tests/scoundrel/test_lookahead.py``);
 sampled, it estimates it, and a max over sampled means errs upward.  The C engine holds at most
