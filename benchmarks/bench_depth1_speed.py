@@ -131,6 +131,17 @@ def summary(rows: list) -> None:
               f"ratio of totals {sum(r['plain_s'] for r in rs) / sum(r['fast_s'] for r in rs):.2f}")
 
 
+def _rows(path: Path) -> list:
+    """The rows of an ``--out`` file (bad lines refused in one line)."""
+    try:
+        rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+        for r in rows:
+            r["key"], r["plain_s"], r["fast_s"], r["unseen"]
+    except (ValueError, KeyError, TypeError):
+        fail(f"{path}: not a bench_depth1_speed.py --out file")
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--from", dest="source", type=Path, default=PILOT,
@@ -146,7 +157,7 @@ def main(argv=None) -> int:
     if args.summary:
         if not args.summary.exists():
             fail(f"{args.summary}: no such file")
-        summary([json.loads(x) for x in args.summary.read_text().splitlines() if x.strip()])
+        summary(_rows(args.summary))
         return 0
     if not args.source.exists():
         fail(f"{args.source}: no such file")
@@ -154,7 +165,7 @@ def main(argv=None) -> int:
     if args.out is not None and args.out.exists() and args.out.stat().st_size:
         if not args.resume:
             fail(f"{args.out} exists; use --resume")
-        done = {r["key"]: r for r in map(json.loads, args.out.read_text().splitlines()) if r}
+        done = {r["key"]: r for r in _rows(args.out)}
     todo = decisions(args.source)[::args.every][:args.limit]
     rows = []
     out = args.out.open("a") if args.out is not None else None
