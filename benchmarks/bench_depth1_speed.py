@@ -23,6 +23,14 @@ seconds and depend on the machine and its load (print ``uptime`` beside them); t
 
 ``--every K`` takes every K-th decision (in file order), ``--limit N`` the first N of those;
 ``--out`` keeps one JSON line a decision (resumable with ``--resume``).
+
+``--per-game``: as the player asks them instead, one search of each kind for a whole game (its
+memo carried from decision to decision: the later decisions of a room find most of their room's
+ends valued, or, for ``choose``, cut), every depth-1 decision of every K-th game in turn; one
+line a game, the seconds summed over its decisions.
+
+    nice -n 5 python benchmarks/bench_depth1_speed.py --per-game --every 2 \
+        --out benchmarks/results/depth1-speed-games.jsonl --resume
 """
 from __future__ import annotations
 
@@ -97,6 +105,30 @@ def measure(seed: int, rules: Rules, counts: dict, pos: TablePosition) -> dict:
             "cuts": fast.inner.engine.cuts, "bound_errors": fast.inner.engine.bound_errors}
 
 
+def measure_game(items: list) -> dict:
+    """Both searches over one game's depth-1 decisions (``items``, in play order), one search
+    of each kind for the game: the summed seconds and whether every answer agreed."""
+    _, seed, rules, counts, _, _ = items[0]
+    plain = Depth1Search(rules, rng_seed=seed, prune=False, **counts)
+    fast = Depth1Search(rules, rng_seed=seed, **counts)
+    t0 = t1 = 0.0
+    same = recorded = True
+    for _, _, _, _, pos, note in items:
+        t = time.perf_counter()
+        a0, v0 = _first_best(plain.action_values(pos))
+        t0 += time.perf_counter() - t
+        t = time.perf_counter()
+        a1, v1 = fast.choose(pos)
+        t1 += time.perf_counter() - t
+        same = same and (a0, v0) == (a1, v1)
+        recorded = recorded and (v1[0], v1[1]) == (note["win"], note["mean"])
+    return {"unseen": max(len(i[4].unseen) for i in items), "decisions": len(items), "same": same,
+            "as_recorded": recorded, "plain_s": round(t0, 3), "fast_s": round(t1, 3),
+            "plain_next": plain.next_beliefs, "fast_next": fast.next_beliefs,
+            "plain_leaves": plain.leaves, "fast_leaves": fast.leaves,
+            "cuts": fast.inner.engine.cuts, "bound_errors": fast.inner.engine.bound_errors}
+
+
 def _q(xs, q):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -109,18 +141,25 @@ def summary(rows: list) -> None:
     plain = [r["plain_s"] for r in rows]
     fast = [r["fast_s"] for r in rows]
     ratio = [r["plain_s"] / r["fast_s"] for r in rows if r["fast_s"] > 0]
-    print(f"{len(rows)} depth-1 decisions ({min(r['unseen'] for r in rows)}-{max(r['unseen'] for r in rows)} unseen); "
+    games = "decisions" in rows[0]
+    if games:
+        print(f"{len(rows)} games, {sum(r['decisions'] for r in rows)} depth-1 decisions, one search of each "
+              f"kind a game; seconds summed over a game's decisions")
+    print(f"{len(rows)} {'games' if games else 'depth-1 decisions'} "
+          f"({min(r['unseen'] for r in rows)}-{max(r['unseen'] for r in rows)} unseen); "
           f"same action and figure: {sum(r['same'] for r in rows)}/{len(rows)}; "
           f"bound errors: {sum(r['bound_errors'] for r in rows)}")
-    print(f"{'seconds a decision':<22}{'median':>9}{'p90':>9}{'max':>9}{'total':>10}")
+    print(f"{'seconds a game' if games else 'seconds a decision':<22}{'median':>9}{'p90':>9}{'max':>9}{'total':>10}")
     for name, xs in (("plain (pilot's)", plain), ("fast (choose, prune)", fast)):
         print(f"{name:<22}{statistics.median(xs):>9.2f}{_q(xs, 0.9):>9.2f}{max(xs):>9.2f}{sum(xs):>10.1f}")
-    print(f"ratio plain/fast per decision: median {statistics.median(ratio):.2f}, p10 {_q(ratio, 0.1):.2f}, "
+    print(f"ratio plain/fast per {'game' if games else 'decision'}: median {statistics.median(ratio):.2f}, p10 {_q(ratio, 0.1):.2f}, "
           f"p90 {_q(ratio, 0.9):.2f}, min {min(ratio):.2f}, max {max(ratio):.2f}; "
           f"of the totals {sum(plain) / sum(fast):.2f}")
     print(f"next-room beliefs valued: plain {sum(r['plain_next'] for r in rows):,}, fast {sum(r['fast_next'] for r in rows):,}; "
           f"perfect-information leaves solved: plain {sum(r['plain_leaves'] for r in rows):,}, "
           f"fast {sum(r['fast_leaves'] for r in rows):,}; candidates cut off: {sum(r['cuts'] for r in rows):,}")
+    if games:
+        return
     by = {}
     for r in rows:
         by.setdefault(min(r["unseen"] // 8, 3), []).append(r)
@@ -151,6 +190,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="one JSON line a decision")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--summary", type=Path, default=None, help="print the summary of an --out file")
+    ap.add_argument("--per-game", action="store_true",
+                    help="one search of each kind a game, its decisions in turn (every K-th game)")
     args = ap.parse_args(argv)
     if args.every < 1 or (args.limit is not None and args.limit < 0):
         fail("--every must be at least 1 and --limit at least 0")
@@ -166,15 +207,25 @@ def main(argv=None) -> int:
         if not args.resume:
             fail(f"{args.out} exists; use --resume")
         done = {r["key"]: r for r in _rows(args.out)}
-    todo = decisions(args.source)[::args.every][:args.limit]
+    if args.per_game:
+        games = {}
+        for d in decisions(args.source):
+            games.setdefault(d[1], []).append(d)
+        todo = [(str(seed), items) for seed, items in games.items()][::args.every][:args.limit]
+    else:
+        todo = [(d[0], d) for d in decisions(args.source)[::args.every][:args.limit]]
     rows = []
     out = args.out.open("a") if args.out is not None else None
-    for key, seed, rules, counts, pos, note in todo:
+    for key, item in todo:
         if key in done:
             rows.append(done[key])
             continue
-        row = {"key": key, **measure(seed, rules, counts, pos)}
-        row["as_recorded"] = (row["win"], row["mean"]) == (note["win"], note["mean"])
+        if args.per_game:
+            row = {"key": key, **measure_game(item)}
+        else:
+            _, seed, rules, counts, pos, note = item
+            row = {"key": key, **measure(seed, rules, counts, pos)}
+            row["as_recorded"] = (row["win"], row["mean"]) == (note["win"], note["mean"])
         rows.append(row)
         print(f"{key:>8} {row['unseen']:>2} unseen  plain {row['plain_s']:7.2f} s  fast {row['fast_s']:6.2f} s  "
               f"x{row['plain_s'] / max(row['fast_s'], 1e-9):5.2f}  {'same' if row['same'] else 'DIFFERENT'}"
