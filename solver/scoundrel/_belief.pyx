@@ -59,7 +59,8 @@ cdef class BeliefEngine:
     cdef Belief b
 
     def __cinit__(self, int coop, int lenient, int flee, double tt_mb=64.0, int horizon=-1,
-                  int samples=100, uint64_t rng_seed=1, int enumerate_limit=720, int common_orders=0):
+                  int samples=100, uint64_t rng_seed=1, int enumerate_limit=720, int common_orders=0,
+                  int prune=1):
         self.b.memo.tab = NULL
         self.b.coop = coop
         self.b.lenient = lenient
@@ -72,6 +73,9 @@ cdef class BeliefEngine:
         self.b.rng_seed = rng_seed
         self.b.common_orders = common_orders != 0
         self.b.enumerate_limit = enumerate_limit
+        self.b.prune = prune != 0
+        self.b.cuts = 0
+        self.b.bound_errors = 0
         memo_init(&self.b.memo)
 
     def __dealloc__(self):
@@ -121,6 +125,26 @@ cdef class BeliefEngine:
     @common_orders.setter
     def common_orders(self, bint v):
         self.b.common_orders = v
+
+    @property
+    def prune(self):
+        """Cut off, past the horizon, the candidates whose bound cannot beat the best so far
+        (the same values; fewer orders solved)."""
+        return self.b.prune
+
+    @prune.setter
+    def prune(self, bint v):
+        self.b.prune = v
+
+    @property
+    def cuts(self):
+        """Candidates cut off by their bound (``prune``)."""
+        return self.b.cuts
+
+    @property
+    def bound_errors(self):
+        """Orders whose exact score was above the bound a cut relied on: never (tested)."""
+        return self.b.bound_errors
 
     @property
     def beliefs(self):
@@ -257,7 +281,7 @@ cdef class BeliefEngine:
         for i in range(len(prefix)):
             pre[i] = _rep(prefix[i])
         _canon_all(b, &hs, pre, len(prefix), b.bot[0], b.nbot[0])
-        chance_value(b, 0, pre, len(prefix), b.bot[0], b.nbot[0], &hs, leader, avoided_last, 0, 0, &w, &s)
+        chance_value(b, 0, pre, len(prefix), b.bot[0], b.nbot[0], &hs, leader, avoided_last, 0, 0, NULL, &w, &s)
         return self._finish(w, s)
 
     def leaf_orders(self, list unseen, list prefix=None, list full=None):

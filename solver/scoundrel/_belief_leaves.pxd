@@ -13,5 +13,7 @@ cdef int leaf_value(Belief *b, int8_t *row, int nrow, int8_t *bot, int nbot, Her
                     i128 *w, i128 *s) except -1
 cdef int order_value(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroes *hs, int avoided_last,
                      int *score) except -1
+cdef int order_known(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroes *hs, int avoided_last,
+                     int *score) noexcept nogil
 cdef int position_value(Belief *b, int8_t *room, int nroom, int taken, int potion_mask, int help_used,
                         Heroes *hs, int avoided_last, i128 *w, i128 *s) except -1

@@ -13,7 +13,9 @@ position of perfect information: its exact optimum is the core's, by its own dri
 tests straight on its ``node()`` in C (``_core_tests``: these leaves are many and mostly
 small).  A leaf's (win, score) is remembered unscaled, so the clairvoyant orders of
 ``_belief_bounds`` (``order_value``) and the leaves of exact beliefs (``leaf_value``,
-scaled by ``n!``) share it.
+scaled by ``n!``) share it.  ``order_known`` gives an order's score from the memo or, not
+solved yet, the core's upper bound on it (``_bounds.bound_at``, what the null-window tests
+start from): what ``_belief_bounds``' cut-off sums.
 """
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, int8_t
@@ -191,6 +193,39 @@ cdef int order_value(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroe
     if b.aborted:
         return 0
     memo_store(&b.memo, k1, k2, 1 if score[0] > 0 else 0, score[0])
+    return 0
+
+
+cdef int order_known(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroes *hs, int avoided_last,
+                     int *score) noexcept nogil:
+    """``order_value``'s score when the memo already holds it (1), else an upper bound on it
+    (0): the core's bound at that room start (``_bounds.bound_at``, what ``_core_tests`` starts
+    its null-window tests from), no search.  Changes no value and no counter."""
+    cdef int8_t all_[MAXN]
+    cdef int tot = m + nfull, nrow, avoid_ok, slack
+    cdef uint64_t k1, k2
+    cdef i128 lw, ls
+    cdef int none[NCLS]
+    cdef Tally t
+    cdef Search *c = &b.core
+    memcpy(all_, S, m)
+    memcpy(all_ + m, full, nfull)
+    nrow = 4 if tot >= 4 else tot
+    avoid_ok = avoid_allowed(b, avoided_last) and tot > 4
+    memset(none, 0, sizeof(none))
+    if not avoid_ok:
+        _sort4(all_, nrow)
+    belief_key(KEY_LEAF, hs, all_, nrow, avoid_ok, 0, b.horizon, none, all_ + nrow, tot - nrow, &k1, &k2)
+    if memo_recall(&b.memo, k1, k2, &lw, &ls):
+        score[0] = <int> ls
+        return 1
+    # the bound of the room start laid out as _core_value lays it out (the row, then the
+    # dungeon); no_win off: nothing is proven about this position yet
+    memcpy(c.S[0], all_, tot)
+    _tally(c.S[0], tot, &t)
+    c.no_win = False
+    c.loss_phase = True
+    score[0] = bound_at(c, &t, hs, c.S[0], tot, rotations(c, tot, avoid_ok), &slack)
     return 0
 
 

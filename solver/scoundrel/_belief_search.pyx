@@ -23,7 +23,14 @@ leaves at most one class unseen, or deals a short final row, is a leaf.  With a
 ``horizon``, a chance node past it is valued by ``_belief_bounds.clairvoyant`` instead.
 Memo keys: the face value on the sorted row (its order does not matter), the full value on
 the row in order when avoiding is allowed.
+
+With ``prune`` (the engine's default), past the horizon a face's chance nodes are valued
+best-first by their score on the first common order, and each, and the avoid after the face,
+is cut off as soon as its bound cannot beat the best so far (``_belief_bounds.clairvoyant``):
+only the max is kept, so the values are the same, with fewer leaves solved
+(``tests/scoundrel/test_lookahead.py`` compares every action's value with ``prune`` off).
 """
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport uint64_t, int8_t
 from ._types cimport MAXN, Heroes, Outcome, _now, _check_signals, _clear_error
@@ -32,7 +39,7 @@ from ._belief_state cimport Belief, avoid_allowed
 from ._belief_memo cimport KEY_ROOM, KEY_FACE, memo_recall, memo_store, belief_key
 from ._belief_enum cimport Deal, room_outcomes, deal_bottom, begin_deal, next_draw, end_deal
 from ._belief_leaves cimport leaf_value
-from ._belief_bounds cimport clairvoyant
+from ._belief_bounds cimport Cutoff, clairvoyant, clair_orders
 
 
 cdef void begin_call(Belief *b, long long max_beliefs, double timeout) noexcept nogil:
@@ -65,6 +72,7 @@ cdef int room_value(Belief *b, int depth, Heroes *hs, int avoided_last, int deal
     cdef uint64_t k1 = 0, k2 = 0
     cdef i128 fw, fs, aw, aws
     cdef int8_t srt[4]
+    cdef Cutoff co
     if b.n == 0 or b.ncls <= 1:
         return leaf_value(b, row, 4, b.bot[depth], b.nbot[depth], hs, avoid_ok, w, s)
     if avoid_ok:
@@ -83,11 +91,19 @@ cdef int room_value(Belief *b, int depth, Heroes *hs, int avoided_last, int deal
         return 0
     if tick(b):
         return 0
-    # avoid: the row goes under the known bottom in row order, 4 cards are dealt
-    chance_value(b, depth, row, 0, row, 4, hs, 0, 1, deals, 1, &aw, &aws)
+    # avoid: the row goes under the known bottom in row order, 4 cards are dealt; it is
+    # kept only if better than the face, so it may be cut off below it (``prune``)
+    co.have = True
+    co.w = fw
+    co.s = fs
+    co.best = NULL
+    co.mine = NULL
+    co.cut = False
+    co.probe = False
+    chance_value(b, depth, row, 0, row, 4, hs, 0, 1, deals, 1, &co if _pruning(b, deals) else NULL, &aw, &aws)
     if b.aborted:
         return 0
-    if _lex_gt(aw, aws, fw, fs):
+    if not co.cut and _lex_gt(aw, aws, fw, fs):
         fw = aw
         fs = aws
     memo_store(&b.memo, k1, k2, fw, fs)
@@ -111,42 +127,132 @@ cdef int _face_memo(Belief *b, int depth, int8_t *srt, Heroes *hs, int deals, i1
     return 0
 
 
+cdef inline bint _pruning(Belief *b, int deals) noexcept nogil:
+    """Are the chance nodes after a room at ``deals`` valued clairvoyantly (past the horizon),
+    with candidates cut off by their bounds (``prune``)?"""
+    return b.prune and b.horizon >= 0 and deals + 1 > b.horizon
+
+
 cdef int face_value(Belief *b, int depth, int8_t *room, int nroom, int to_take, int potion_mask, int help_used,
                     Heroes *hs, int deals, i128 *w, i128 *s) except -1:
     """Take ``to_take`` cards of ``room`` (not the final room): the best over the
-    outcomes (Pareto fronts per carried card), each a chance node."""
+    outcomes (Pareto fronts per carried card), each a chance node.
+
+    With ``prune`` past the horizon, the terminal outcomes come first (their values are
+    free), then the chance nodes, the one that scores best on the first order first (each
+    one's first order solved up front: common orders make that a fair guess, and the solve
+    is not lost, it is memoised), each cut off as soon as its bound cannot beat the best so
+    far (``_belief_bounds.clairvoyant``): the best value is the same, fewer orders are
+    solved."""
     cdef int8_t carried[1]
-    cdef int i, count
+    cdef int i, count, pass_, npass
     cdef Outcome *o
     cdef i128 bw = 0, bs = 0, cw, cs
-    cdef bint have = False
+    cdef bint have = False, prune = _pruning(b, deals)
+    cdef Cutoff co
+    cdef int *bestbuf = NULL
+    cdef int *minebuf = NULL
+    cdef int *tmp
+    cdef int *rank = NULL
+    cdef int *guess = NULL
+    cdef int nrank = 0, j, k, g, r
     count = room_outcomes(b, depth, room, nroom, to_take, potion_mask, help_used, hs)
-    for i in range(count):
-        o = &b.en.out[depth][i]
-        if o.terminal:
-            cw = FACT[b.n] if o.score > 0 else 0
-            cs = <i128> o.score * FACT[b.n]
-        else:
+    npass = 1
+    if prune:
+        npass = 2
+        bestbuf = <int *> malloc(clair_orders(b) * sizeof(int) + 1)
+        minebuf = <int *> malloc(clair_orders(b) * sizeof(int) + 1)
+        rank = <int *> malloc(count * sizeof(int) + 1)
+        guess = <int *> malloc(count * sizeof(int) + 1)
+        if bestbuf == NULL or minebuf == NULL or rank == NULL or guess == NULL:
+            free(bestbuf)
+            free(minebuf)
+            free(rank)
+            free(guess)
+            raise MemoryError()
+        co.best = NULL
+        co.mine = minebuf
+        # the chance nodes by their score on the first order, best first (stable)
+        co.probe = True
+        co.have = False
+        for i in range(count):
+            o = &b.en.out[depth][i]
+            if o.terminal:
+                continue
             carried[0] = o.left
             chance_value(b, depth, carried, 1, b.bot[depth], b.nbot[depth], &o.hs,
-                         1 if b.coop else 0, 0, deals, 0, &cw, &cs)
+                         1 if b.coop else 0, 0, deals, 0, &co, &cw, &cs)
             if b.aborted:
+                free(bestbuf)
+                free(minebuf)
+                free(rank)
+                free(guess)
                 return 0
-        if not have or _lex_gt(cw, cs, bw, bs):
-            bw = cw
-            bs = cs
-            have = True
+            g = co.probe_score
+            j = nrank
+            while j > 0 and guess[j - 1] < g:
+                rank[j] = rank[j - 1]
+                guess[j] = guess[j - 1]
+                j -= 1
+            rank[j] = i
+            guess[j] = g
+            nrank += 1
+        co.probe = False
+    for pass_ in range(npass):
+        for r in range(nrank if pass_ == 1 else count):
+            i = rank[r] if pass_ == 1 else r
+            o = &b.en.out[depth][i]
+            if prune and pass_ == 0 and not o.terminal:
+                continue
+            if o.terminal:
+                cw = FACT[b.n] if o.score > 0 else 0
+                cs = <i128> o.score * FACT[b.n]
+            else:
+                carried[0] = o.left
+                co.have = have
+                co.w = bw
+                co.s = bs
+                co.cut = False
+                chance_value(b, depth, carried, 1, b.bot[depth], b.nbot[depth], &o.hs,
+                             1 if b.coop else 0, 0, deals, 0, &co if prune else NULL, &cw, &cs)
+                if b.aborted:
+                    free(bestbuf)
+                    free(minebuf)
+                    free(rank)
+                    free(guess)
+                    return 0
+                if co.cut:
+                    continue
+            if not have or _lex_gt(cw, cs, bw, bs):
+                bw = cw
+                bs = cs
+                have = True
+                if prune:
+                    if o.terminal:
+                        co.best = NULL
+                    else:           # its scores by order steer the next candidates' solves
+                        tmp = bestbuf
+                        bestbuf = minebuf
+                        minebuf = tmp
+                        co.best = bestbuf
+                        co.mine = minebuf
+    free(bestbuf)
+    free(minebuf)
+    free(rank)
+    free(guess)
     w[0] = bw
     s[0] = bs
     return 0
 
 
 cdef int chance_value(Belief *b, int depth, int8_t *prefix, int npre, int8_t *B, int nB, Heroes *hs0,
-                      int leader, int avoided_last, int deals, int append_row, i128 *w, i128 *s) except -1:
+                      int leader, int avoided_last, int deals, int append_row, Cutoff *co,
+                      i128 *w, i128 *s) except -1:
     """Deal the next room after the room at ``depth``: ``prefix`` (the carried card,
     or nothing after an avoid) then the unseen cards, then the known bottom ``B``
     (after an avoid: the old bottom then ``prefix``'s row, ``append_row``).  The
-    value times ``n!``."""
+    value times ``n!``; ``co`` (may be NULL): a value to beat, for a clairvoyant value
+    past the horizon (``_belief_bounds.clairvoyant``: ``co.cut`` when cut off)."""
     cdef Heroes hs = hs0[0]
     cdef int8_t full[MAXN]
     cdef int nfull
@@ -157,7 +263,9 @@ cdef int chance_value(Belief *b, int depth, int8_t *prefix, int npre, int8_t *B,
         _swap_heroes(&hs)
     nfull = deal_bottom(b, depth, prefix, B, nB, append_row, full)
     if b.horizon >= 0 and deals + 1 > b.horizon:
-        return clairvoyant(b, prefix, npre, full, nfull, &hs, avoided_last, w, s)
+        return clairvoyant(b, prefix, npre, full, nfull, &hs, avoided_last, co, w, s)
+    if co != NULL:
+        co.cut = False
     begin_deal(b, &d, depth, prefix, npre, full, nfull, avoid_allowed(b, avoided_last))
     w[0] = 0
     s[0] = 0

@@ -20,6 +20,7 @@ ctypedef struct Belief:
     int enumerate_limit         # ... unless it has at most this many distinct orders (all then)
     uint64_t rng_seed           # ... drawn with this seed
     bint common_orders          # ... seeded by the unseen cards alone (else by the known ones too)
+    bint prune                  # _belief_search: cut off candidates whose bound cannot win (same values)
 
     # -- the memo: _belief_memo
     Memo memo
@@ -43,6 +44,8 @@ ctypedef struct Belief:
     # -- the clairvoyant values past the horizon, _belief_bounds
     long long clair_leaves      # chance nodes valued clairvoyantly
     bint sampled                # some of them sampled their orders, not enumerated them
+    long long cuts              # candidates cut off by their bound (``prune``)
+    long long bound_errors      # orders that scored above their bound: never (tested)
 
     # -- the driver, _belief_search: the counters and the limits of one call
     long long beliefs           # room-start beliefs expanded (memo misses)

@@ -32,6 +32,18 @@ How it is computed, bounded by counts (never by time, so the same answer on any 
   ``orders`` orders drawn in common (all of them when there are at most ``orders`` distinct
   ones, so exact then).
 
+What makes it affordable, without changing any figure or choice (each tested against the
+plain way, ``tests/scoundrel/test_lookahead.py``; side by side in
+``benchmarks/bench_depth1_speed.py``):
+
+* **the depth-0 engine's cut-off** (``prune``, default on): inside each next room's value, a
+  candidate (an outcome of the room, or the avoid) stops being valued once its exact scores so
+  far and bounds for its other orders cannot beat the best candidate, valued best-first;
+* **choose** (what the player asks: the first best action and its figure): only the decision's
+  global Pareto front of room ends is valued, plus the few dominated ends a tie could need, and
+  an end stops being valued once its win chance is bound to stay below the best's.
+  :meth:`Depth1Search.action_values` still values every action in full.
+
 With both counts large enough to enumerate, the figure is exactly the depth-1 belief value
 (tested against a brute-force expectimax over the orders, ``tests/scoundrel/test_lookahead.py``);
 sampled, it estimates it, and a max over sampled means errs upward.  The C engine holds at most
@@ -73,10 +85,15 @@ class Depth1Search:
     ``orders``).  The depth-0 engine and its memo live as long as this object, so the
     decisions of one game share its work; its values are a fixed function of the
     position, ``orders`` and ``rng_seed``, so a game replays move for move.
+
+    ``prune`` (default on) cuts off, inside the depth-0 search, the next room's candidates
+    whose bound cannot beat the best so far (``_belief_bounds.clairvoyant``): the same
+    values, fewer perfect-information leaves solved; off, every candidate is valued in full
+    (the search as first written, kept to measure and test against).
     """
 
     def __init__(self, rules: Rules, *, deals: int = DEFAULT_DEALS, orders: int = DEFAULT_ORDERS,
-                 rng_seed: int = 1, enumerate_deals: int = 0, tt_mb: float = 64.0):
+                 rng_seed: int = 1, enumerate_deals: int = 0, tt_mb: float = 64.0, prune: bool = True):
         if deals < 1 or orders < 1:
             raise ValueError("deals and orders must be at least 1")
         self.rules = rules
@@ -85,7 +102,7 @@ class Depth1Search:
         self.rng_seed = rng_seed
         self.enumerate_deals = enumerate_deals
         self.inner = CoreBeliefSearch(rules, horizon=0, samples=orders, rng_seed=rng_seed,
-                                      enumerate_limit=orders, tt_mb=tt_mb, common_orders=True)
+                                      enumerate_limit=orders, tt_mb=tt_mb, common_orders=True, prune=prune)
         self.next_beliefs = 0      # beliefs of the next room valued (distinct, over the object's life)
         self.sampled = False       # some next deal was sampled, not enumerated
         self._values: dict = {}    # next room's belief -> its depth-0 value
@@ -113,15 +130,22 @@ class Depth1Search:
         run = _Decision(self, pos)
         return [(a, run.action(run.root, a)) for a in run.root.legal_actions()]
 
+    def choose(self, pos: TablePosition) -> tuple:
+        """``(action, (win, mean))``: the first legal action (rules-engine order) of the best
+        value, and that value: exactly what :meth:`action_values` ranks first, without valuing
+        every action (``_Decision.choose``: the room's ends that cannot be the best, or cannot
+        tie it where a tie would decide, are not valued in full)."""
+        if len(pos.unseen) > MAX_ROOT_UNSEEN:
+            raise BudgetExceeded(f"more than {MAX_ROOT_UNSEEN} unseen cards")
+        return _Decision(self, pos).choose()
+
     def best_action(self, pos: TablePosition):
         """The first legal action (rules-engine order) of the best value."""
-        values = self.action_values(pos)
-        top = max(v for _, v in values)
-        return next(a for a, v in values if v == top)
+        return self.choose(pos)[0]
 
     def value(self, pos: TablePosition) -> tuple:
         """``(win, mean)`` of the best action."""
-        return max(v for _, v in self.action_values(pos))
+        return self.choose(pos)[1]
 
     # ----------------------------------------------------------- next room
     def next_value(self, nxt: TablePosition) -> tuple:
@@ -167,6 +191,71 @@ class _Decision:
             values.append(v)
         return max(values)
 
+    def choose(self) -> tuple:
+        """``(action, value)``: the first legal action of the best value, and that value, as
+        ``action_values`` would rank them (the same floats), valuing fewer room's ends:
+
+        * **dominance across actions.**  The best value is the best over the terminal results
+          and the ends of the decision's *global* front (:func:`_front` of every action's
+          ends): an end off it is dominated by one on it, whose value is at least as high on
+          the same orders.  So only the global front is valued to find the best value ``T``;
+        * **the tie rule.**  An action is chosen if it is the first whose value is ``T``.  An
+          action's value is at most ``T``; it is ``T`` when a terminal result or a valued end
+          of its own front reaches ``T``; an end of its front off the global front is valued
+          only when every end dominating it is worth exactly ``T`` (else it is below ``T``);
+        * **the win bound.**  An end's value is the mean over the next deals of values whose
+          win chance is at most 1: once the deals valued so far leave its win chance below the
+          best win chance found, by more than rounding could explain, the rest of its deals is
+          not valued (it is below the best, so below ``T``), resumed only if a tie needs it.
+
+        The global front's ends are valued healthiest heroes first (the likeliest best: the
+        win bound cuts more behind them); the order changes no value.
+        """
+        actions = self.root.legal_actions()
+        per_action = []
+        everything: dict = {}
+        best = None
+        for a in actions:
+            over, ends = self._ends(self.root, a)
+            front = _front(ends)
+            per_action.append((a, over, front))
+            everything.update(front)
+            for v in over:
+                best = v if best is None or v > best else best
+        glob = _front(everything)
+        below: set = set()          # ends proven below the best value (not valued in full)
+        for after in sorted(glob, key=_promise):
+            v = self.values.get(after)
+            if v is None:
+                before, last = glob[after]
+                v = self._deal(before, last, cut=best)
+                if v is None:
+                    below.add(after)
+                    continue
+                self.values[after] = v
+            best = v if best is None or v > best else best
+        top = best
+        for a, over, front in per_action:
+            if top in over:
+                return a, top
+            pending = []
+            for after, (before, last) in front.items():
+                v = self.values.get(after)
+                if v is not None:
+                    if v == top:
+                        return a, top
+                elif after not in below and after not in glob:
+                    # dominated by an end of the global front: below T unless every such end is
+                    # worth T exactly
+                    if all(self.values.get(g) == top for g in glob
+                           if _same_group(g, after) and _dominates(g.heroes, after.heroes)):
+                        pending.append((after, before, last))
+            for after, before, last in pending:
+                v = self.values[after] = self._deal(before, last)
+                if v == top:
+                    return a, top
+        raise AssertionError("no action reaches the best value")   # pragma: no cover
+
     def _ends(self, state: State, action) -> tuple:
         """What ``action`` from ``state`` can lead to by the end of the room: the results of
         games over (a set of (win, score)) and the room's ends ({state after: (state before,
@@ -187,12 +276,15 @@ class _Decision:
             hit = self.ends[after] = (over, ends)
         return hit
 
-    def _deal(self, state: State, action) -> tuple:
-        """The chance node where the room ends: the mean over the decision's orders."""
+    def _deal(self, state: State, action, cut: tuple = None) -> tuple:
+        """The chance node where the room ends: the mean over the decision's orders.  With
+        ``cut`` (a value): None as soon as the win chance is bound to stay below ``cut``'s
+        (each deal's win chance is at most 1; the margin covers the floats' rounding)."""
         below = state.dungeon[self.n:]
         known = known_bottom_after(state, action, self.known)
+        k = len(self.orders)
         w = m = 0.0
-        for order in self.orders:
+        for i, order in enumerate(self.orders):
             child = State(rules=state.rules, dungeon=order + below, room=state.room, heroes=state.heroes,
                           leader=state.leader, taken=state.taken, potion_used=state.potion_used,
                           help_used=state.help_used, avoided_last=state.avoided_last,
@@ -203,8 +295,29 @@ class _Decision:
                 cw, cm = self.search.next_value(TablePosition.from_state(child, known))
             w += cw
             m += cm
-        k = len(self.orders)
+            if cut is not None and (w + (k - 1 - i)) / k < cut[0] - _MARGIN:
+                return None
         return (w / k, m / k)
+
+
+# How far below another an end's win chance bound must be to be cut: the figures are sums
+# of at most a few thousand floats of magnitude <= 1, so their rounding is far below this.
+_MARGIN = 1e-9
+
+
+def _group(after: State) -> State:
+    """What ends must share to be compared by their heroes: the row, dungeon and flags."""
+    return replace(after, heroes=(), last_card=None)
+
+
+def _same_group(a: State, b: State) -> bool:
+    return _group(a) == _group(b)
+
+
+def _promise(after: State) -> tuple:
+    """The order the global front is valued in: healthiest heroes first, then the strongest
+    weapon (a heuristic: any order gives the same values)."""
+    return (-sum(h.health for h in after.heroes), -sum(h.weapon for h in after.heroes))
 
 
 def _dominates(a: tuple, b: tuple) -> bool:
@@ -221,7 +334,7 @@ def _front(ends: dict) -> dict:
     (of ends with equal heroes, the first)."""
     groups: dict = {}
     for after, how in ends.items():
-        groups.setdefault(replace(after, heroes=(), last_card=None), []).append((after, how))
+        groups.setdefault(_group(after), []).append((after, how))
     out = {}
     for members in groups.values():
         kept = []

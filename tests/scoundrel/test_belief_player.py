@@ -301,3 +301,30 @@ def test_against_pairs_two_belief_players_and_mcnemar_is_exact(capsys):
     bbp.against(mine, other, "other.jsonl")
     out = capsys.readouterr().out
     assert "2 deals" in out and "won by one only: this 1, that 0" in out and "+50.0 points" in out
+
+
+def test_the_depth1_speed_bench_replays_the_pilots_decisions_and_checks_the_fast_path(tmp_path, capsys):
+    """benchmarks/bench_depth1_speed.py: the pilot's depth-1 decisions are found by replaying
+    its lines (one note per decision, all of them depth-1 at 8 to 31 unseen), and on the
+    smallest ones both searches give the recorded action's figure, alone and as a game's (one
+    search of each kind for its decisions); its bad input is refused in one line with exit
+    status 2."""
+    import bench_depth1_speed as bds
+    found = bds.decisions(bds.PILOT)
+    assert len(found) >= 161 and all(8 <= len(pos.unseen) <= 31 for _, _, _, _, pos, _ in found)
+    small = sorted(found, key=lambda d: len(d[4].unseen))[:2]
+    for key, seed, rules, counts, pos, note in small:
+        row = bds.measure(seed, rules, counts, pos)
+        assert row["same"] and (row["win"], row["mean"]) == (note["win"], note["mean"])
+        assert row["bound_errors"] == 0
+    # --per-game: one search of each kind through a game's decisions (deal 4's last ones)
+    late = [d for d in found if d[1] == 4 and len(d[4].unseen) <= 11]
+    assert len(late) >= 2
+    row = bds.measure_game(late)
+    assert row["same"] and row["as_recorded"] and row["decisions"] == len(late) and row["bound_errors"] == 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seed": 1}\n')
+    for argv in (["--every", "0"], ["--from", str(bad)], ["--summary", str(bad)]):
+        with pytest.raises(SystemExit) as e:
+            bds.main(argv)
+        assert e.value.code == 2 and capsys.readouterr().err.count("\n") == 1

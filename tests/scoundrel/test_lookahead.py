@@ -20,6 +20,13 @@ its depth-0 leaves):
 
 and sampled, its next deals are drawn in common (the same orders after every action) and are
 seeded by the question, so a decision is the same every time.
+
+The fast paths against the plain ones they replace (the same answers, exactly):
+
+* the C engine's cut-off of the next room's candidates by their bound (``prune``) against
+  the engine valuing every candidate in full, action by action, enumerated and sampled;
+* ``Depth1Search.choose`` (the global front, the tie rule, the win-chance cut) against the
+  first best of ``action_values`` without ``prune``: the same action and the same figure.
 """
 from dataclasses import replace
 from fractions import Fraction
@@ -216,3 +223,93 @@ def test_more_unseen_cards_than_the_c_engine_holds_are_refused():
     pos = TablePosition.from_state(State.new(deal(1, rules), rules))
     with pytest.raises(BudgetExceeded):
         Depth1Search(rules).action_values(pos)
+
+
+# ------------------------------------------------------------------ the fast paths
+
+def _first_best(values) -> tuple:
+    top = max(v for _, v in values)
+    return next(a for a, v in values if v == top), top
+
+
+def _plain(rules: Rules, **kw) -> Depth1Search:
+    return Depth1Search(rules, prune=False, **kw)
+
+
+@pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES, ids=lambda r: r.describe())
+@settings(max_examples=8, **SETTINGS)
+@given(data=st.data(), horizon=st.sampled_from([0, 1]), samples=st.sampled_from([2, 3, ALL]))
+def test_the_c_engines_cut_off_changes_no_value(rules, data, horizon, samples):
+    """``prune`` past the horizon gives every action the value it has without it, with the
+    orders enumerated (``ALL``) or sampled (2 or 3 of them), and no order ever scores above
+    the bound a cut relied on."""
+    pos = data.draw(positions(rules, unseen=(3, 6)))
+    kw = dict(horizon=horizon, samples=samples, enumerate_limit=samples, common_orders=data.draw(st.booleans()))
+    fast = CoreBeliefSearch(rules, prune=True, **kw)
+    assert fast.action_values(pos) == CoreBeliefSearch(rules, prune=False, **kw).action_values(pos)
+    assert fast.engine.bound_errors == 0
+
+
+@pytest.mark.parametrize("rules", SOLO_RULES + COOP_RULES[:1], ids=lambda r: r.describe())
+@settings(max_examples=8, **SETTINGS)
+@given(data=st.data(), deals=st.sampled_from([1, 2, 3]), orders=st.sampled_from([2, 3]),
+       enumerate_deals=st.sampled_from([0, ALL]))
+def test_choose_is_the_first_best_of_the_plain_action_values(rules, data, deals, orders, enumerate_deals):
+    """The same action (ties to the first legal one) and the same figure, to the bit."""
+    pos = data.draw(positions(rules, unseen=(3, 6)))
+    kw = dict(deals=deals, orders=orders, enumerate_deals=enumerate_deals, rng_seed=data.draw(st.integers(0, 9)))
+    fast = Depth1Search(rules, **kw)
+    assert fast.choose(pos) == _first_best(_plain(rules, **kw).action_values(pos))
+    assert fast.inner.engine.bound_errors == 0
+
+
+@pytest.mark.parametrize("unseen", [12, 16, 20])
+def test_choose_equals_the_plain_search_on_mid_game_positions(unseen):
+    """Numbered deals' positions (sampled next deals, more candidates than tiny dungeons
+    have): the same action and figure, and the engine's cut-off changes no action's value."""
+    pos = _mid_game(unseen)
+    kw = dict(deals=3, orders=4, rng_seed=unseen)
+    fast = Depth1Search(pos.rules, **kw)
+    plain = _plain(pos.rules, **kw)
+    values = plain.action_values(pos)
+    assert fast.choose(pos) == _first_best(values)
+    assert Depth1Search(pos.rules, **kw).action_values(pos) == values
+    assert fast.inner.engine.cuts > 0 and fast.inner.engine.bound_errors == 0
+
+
+def test_a_tie_reached_only_through_a_dominated_end_is_found():
+    """The first action of the best value reaches it only through ends off the decision's
+    global front (dominated by ends of a later action, worth as much): ``choose`` must value
+    them to give the tie to the first action, as ``action_values`` ranks it (a position found
+    by a search over tiny dungeons)."""
+    rules = Rules()
+    hero = replace(State.new(tuple(parse_cards("2C")), rules).heroes[0], health=4)
+    pos = TablePosition(rules=rules, room=tuple(parse_cards("5D 4D 2H 3H")), heroes=(hero,),
+                        unseen=tuple(parse_cards("2C 3C 4C")), bottom=())
+    kw = dict(deals=1, orders=2)
+    values = _plain(rules, **kw).action_values(pos)
+    top = max(v for _, v in values)
+    assert sum(v == top for _, v in values) > 1          # a tie, broken by the rules engine's order
+    assert Depth1Search(rules, **kw).choose(pos) == _first_best(values)
+
+
+def test_a_game_chosen_with_one_search_is_the_plain_searchs():
+    """The player's way: one search for a whole game, its memo carried from decision to
+    decision (cut-off ends left half valued), against a fresh plain search at each."""
+    pos = _mid_game(13, seed=11)
+    state = pos.state(pos.unseen)       # one order of the unseen cards: the game played out
+    known = len(pos.bottom)
+    fast = Depth1Search(pos.rules, deals=2, orders=3, rng_seed=4)
+    decisions = 0
+    while not state.finished:
+        here = TablePosition.from_state(state, known)
+        if len(state.legal_actions()) > 1:
+            got = fast.choose(here)
+            assert got == _first_best(_plain(pos.rules, deals=2, orders=3, rng_seed=4).action_values(here))
+            action = got[0]
+            decisions += 1
+        else:
+            action = state.legal_actions()[0]
+        known = known_bottom_after(state, action, known)
+        state = state.play(action)
+    assert decisions >= 3
