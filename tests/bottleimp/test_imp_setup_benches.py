@@ -149,3 +149,17 @@ def test_the_race_replayed_on_the_unraced_values_is_the_hints_race(tmp_path):
     assert summary.returncode == 0 and "first round 8 (the hint's)" in summary.stdout
     bad = script("race_schedule.py", "run", "--variant", "lopaka", "--step", "s1")
     assert bad.returncode == 2 and "lopaka has no step s1" in bad.stderr
+
+
+def test_the_latency_script_prints_each_position_and_the_figures():
+    run = script("setup_hint_latency.py", "--variant", "lopaka", "--step", "pass", "--positions", "2", "--time", "1",
+                 "--workers", "1")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("lopaka pass, 1 s a hint, 1 workers")
+    assert lines[1].startswith("  position 1 (A):") and lines[2].startswith("  position 2 (B):")
+    assert lines[3].startswith("wall: median") and "deals drawn: median" in lines[3]
+    for args, words in ((("--variant", "lopaka", "--step", "s2"), "lopaka has no step s2"),
+                        (("--variant", "glitzerhaus", "--step", "s2", "--time", "0"), "take more than 0")):
+        bad = script("setup_hint_latency.py", *args)
+        assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr
