@@ -167,6 +167,23 @@ cdef int leaf_value(Belief *b, int8_t *row, int nrow, int8_t *bot, int nbot, Her
     return 0
 
 
+cdef inline void leaf_layout(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroes *hs, int avoided_last,
+                             int8_t *all_, int *nrow, int *avoid_ok, uint64_t *k1, uint64_t *k2) noexcept nogil:
+    """``S[:m]`` then ``full`` laid out in ``all_`` as a room start (the row, sorted where it may
+    not be avoided, then the dungeon in order), with its leaf key (nothing unseen): what
+    :func:`order_value` and :func:`order_known` both look up."""
+    cdef int tot = m + nfull
+    cdef int none[NCLS]
+    memcpy(all_, S, m)
+    memcpy(all_ + m, full, nfull)
+    nrow[0] = 4 if tot >= 4 else tot
+    avoid_ok[0] = avoid_allowed(b, avoided_last) and tot > 4
+    memset(none, 0, sizeof(none))
+    if not avoid_ok[0]:
+        _sort4(all_, nrow[0])
+    belief_key(KEY_LEAF, hs, all_, nrow[0], avoid_ok[0], 0, b.horizon, none, all_ + nrow[0], tot - nrow[0], k1, k2)
+
+
 cdef int order_value(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroes *hs, int avoided_last,
                      int *score) except -1:
     """``S[:m]`` then ``full`` dealt as a room start (every card's place known), solved by
@@ -175,16 +192,7 @@ cdef int order_value(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroe
     cdef int tot = m + nfull, nrow, avoid_ok
     cdef uint64_t k1, k2
     cdef i128 lw, ls
-    cdef int none[NCLS]
-    memcpy(all_, S, m)
-    memcpy(all_ + m, full, nfull)
-    nrow = 4 if tot >= 4 else tot
-    avoid_ok = avoid_allowed(b, avoided_last) and tot > 4
-    # a leaf key with nothing unseen: the row, then the dungeon in order
-    memset(none, 0, sizeof(none))
-    if not avoid_ok:
-        _sort4(all_, nrow)
-    belief_key(KEY_LEAF, hs, all_, nrow, avoid_ok, 0, b.horizon, none, all_ + nrow, tot - nrow, &k1, &k2)
+    leaf_layout(b, S, m, full, nfull, hs, avoided_last, all_, &nrow, &avoid_ok, &k1, &k2)
     if memo_recall(&b.memo, k1, k2, &lw, &ls):
         score[0] = <int> ls
         return 0
@@ -205,17 +213,9 @@ cdef int order_known(Belief *b, int8_t *S, int m, int8_t *full, int nfull, Heroe
     cdef int tot = m + nfull, nrow, avoid_ok, slack
     cdef uint64_t k1, k2
     cdef i128 lw, ls
-    cdef int none[NCLS]
     cdef Tally t
     cdef Search *c = &b.core
-    memcpy(all_, S, m)
-    memcpy(all_ + m, full, nfull)
-    nrow = 4 if tot >= 4 else tot
-    avoid_ok = avoid_allowed(b, avoided_last) and tot > 4
-    memset(none, 0, sizeof(none))
-    if not avoid_ok:
-        _sort4(all_, nrow)
-    belief_key(KEY_LEAF, hs, all_, nrow, avoid_ok, 0, b.horizon, none, all_ + nrow, tot - nrow, &k1, &k2)
+    leaf_layout(b, S, m, full, nfull, hs, avoided_last, all_, &nrow, &avoid_ok, &k1, &k2)
     if memo_recall(&b.memo, k1, k2, &lw, &ls):
         score[0] = <int> ls
         return 1
