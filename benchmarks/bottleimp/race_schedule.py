@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bench_setup_hint import position
 from scoundrel_solver.batch import AppendFile, BatchError, read_json_lines
-from scoundrel_solver.bottleimp.setuphint import choice_text, first_round, merge, setup_hint, survivors
+from scoundrel_solver.bottleimp.setuphint import choice_text, first_round, merge, rounds, setup_hint, survivors
 from scoundrel_solver.bottleimp.setupview import STEP_NAMES
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp" / "setup-hint"
@@ -43,14 +43,6 @@ def measure(variant: str, step: str, k: int, samples: int) -> dict:
     return {"variant": variant, "step": step, "seed": k, "seat": view.seat_name, "samples": samples,
             "model": h.model.opponent, "choices": [choice_text(c.choice) for c in candidates],
             "values": [[str(v) for v in c.values] for c in candidates]}
-
-
-def schedule(n0: int, samples: int) -> list:
-    out, n = [], n0
-    while n < samples:
-        out.append(n)
-        n *= 2
-    return out + [samples]
 
 
 def replay(values: list, seat_is_a: bool, ends: list) -> tuple:
@@ -78,7 +70,7 @@ def summary(files) -> int:
         hints = first_round(len(recs[0]["choices"]))
         for n0 in sorted({hints, 2, 4, 8, 16}):
             if n0 < n:
-                ways[f"first round {n0}" + (" (the hint's)" if n0 == hints else "")] = schedule(n0, n)
+                ways[f"first round {n0}" + (" (the hint's)" if n0 == hints else "")] = rounds(0, n, first=n0)
         print("  race                        same   within 0.5   loss: mean     max   cells a position")
         for name, ends in ways.items():
             same = within = 0

@@ -279,10 +279,11 @@ def first_round(candidates: int) -> int:
     return 2 if candidates > 16 else 8
 
 
-def rounds(candidates: int, samples: int) -> list:
+def rounds(candidates: int, samples: int, first: int = 0) -> list:
     """The deal counts at which the race halves its candidates, for ``samples`` deals in all:
-    ``n0, 2 n0, 4 n0, ...`` below ``samples``, then ``samples``."""
-    out, n = [], first_round(candidates)
+    ``n0, 2 n0, 4 n0, ...`` below ``samples``, then ``samples``; ``n0`` is ``first``, or
+    :func:`first_round` of the candidates (the hint's own schedule)."""
+    out, n = [], first or first_round(candidates)
     while n < samples:
         out.append(n)
         n *= 2
