@@ -101,6 +101,19 @@ def read_pair(path: Path, pair: Optional[tuple] = None) -> JsonLines:
     return found
 
 
+def setup_text(counts: dict) -> str:
+    """``pass 32, s1 4, ...``: a table bot's setup-hint deals a step."""
+    return ", ".join(f"{step} {n}" for step, n in counts.items())
+
+
+def setup_mismatch(found: JsonLines, counts: dict) -> Optional[dict]:
+    """The first ``table_setup`` of ``found``'s records that differs from ``counts`` (None if none)."""
+    for _, rec in found.items:
+        if "table_setup" in rec and rec["table_setup"] != counts:
+            return rec["table_setup"]
+    return None
+
+
 def parse_pairs(text: str) -> list:
     pairs = [x for x in text.split(",") if x]
     if not pairs:
@@ -125,6 +138,12 @@ def play(args):
             with AppendFile(path) as out:     # locked: a second run on this pair is refused
                 found = read_pair(path, (variant, first, second))
                 out.mend(found)               # a torn last line (a kill mid-write): cut, played again
+                if "table" in (first, second):
+                    other = setup_mismatch(found, TableBot.SETUP_SAMPLES)
+                    if other is not None:
+                        raise BatchError(f"{path}: its deals were played by a table bot whose setup hint drew "
+                                         f"{setup_text(other)} deals a step, today's {setup_text(TableBot.SETUP_SAMPLES)}: "
+                                         f"move the file aside (e.g. to {path.stem}-old.jsonl) to start today's bot")
                 done = {r["seed"] for _, r in found.items}
                 todo = [(variant, first, second, s, build) for s in seeds if s not in done]
                 print(f"{variant} {pair}: {len(todo)} deals to play -> {path}", file=sys.stderr)
@@ -149,16 +168,21 @@ def summary(args):
         if len(records) < 2:
             continue
         rec = records[0]
+        bot = rec["first"]
+        if path != path_for(args.out, rec["variant"], f"{rec['first']}:{rec['second']}"):
+            bot = path.stem[len(rec["variant"]) + 1:].rsplit("-vs-", 1)[0]      # a run moved aside: its own name
+        if "table_setup" in rec:
+            bot += f" [{setup_text(rec['table_setup'])}]"
         gains = [r["gain"] for r in records]
         mean = statistics.mean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
         seeds = [r["seed"] for r in records]
         if args.markdown:
-            print(f"| {rec['variant']} | `{rec['first']}` | `{rec['second']}` | {len(gains):,} ({min(seeds)}–{max(seeds)}) | "
+            print(f"| {rec['variant']} | `{bot}` | `{rec['second']}` | {len(gains):,} ({min(seeds)}–{max(seeds)}) | "
                   f"**{mean:+.2f}** | {mean - half:+.2f} to {mean + half:+.2f} |")
             continue
         builds = sorted({r.get("build", "not recorded") for r in records})
-        print(f"{rec['variant']:12} {rec['first']:>12} vs {rec['second']:<12} {mean:+6.2f} per round "
+        print(f"{rec['variant']:12} {bot:>12} vs {rec['second']:<12} {mean:+6.2f} per round "
               f"(95 % interval {mean - half:+.2f} to {mean + half:+.2f}), {len(gains)} deals "
               f"({min(seeds)}-{max(seeds)}), duplicate; builds: {', '.join(builds)}")
 

@@ -119,14 +119,17 @@ class TableBot:
 
     Setup: the setup hint's recommendation (:func:`.setuphint.setup_hint`) over the first
     :attr:`SETUP_SAMPLES` deals drawn for what the seat knows (a fixed count: the choice
-    depends on nothing but the game), under the hint's default model of the opponent; a step
-    whose count is 0 is made by :func:`low_cards_setup`."""
+    depends on nothing but the game), under the hint's default model of the opponent and of
+    the steps still to come; a step whose count is 0 is made by :func:`low_cards_setup`.
+    Glitzerhaus's stack steps get 4 deals (72 choices raced over 2, then the better half over
+    4: about 15 CPU seconds a step, benchmarks/README.md), the exchange 32 and the open choice
+    16."""
 
     name = "table"
     needs_history = True
     WORLDS = 16
     #: drawn deals a setup step, by step (0: the low-cards setup policy)
-    SETUP_SAMPLES = {"pass": 32, "s1": 0, "s2": 0, "open": 16}
+    SETUP_SAMPLES = {"pass": 32, "s1": 4, "s2": 4, "open": 16}
 
     def __init__(self, seed: int = 0, worlds: int = WORLDS):
         self.worlds = worlds

@@ -118,3 +118,25 @@ def test_the_table_bots_game_does_not_depend_on_the_hints_table(variant, seed, a
     for action in games[0]:          # the actions from the prefix on, the first one included
         end = end.apply(action)
     assert end.finished
+
+
+def test_the_table_bot_takes_every_setup_step_from_the_setup_hint_at_its_fixed_counts(monkeypatch):
+    """Each of Lopaka's and Glitzerhaus's setup steps has a count of drawn deals (none is left to
+    the low-cards policy), and the bot's choice is the hint's recommendation over that many deals
+    of what its seat knows; a step whose count is 0 falls back to the low-cards policy."""
+    from scoundrel_solver.bottleimp.bots import TableBot, low_cards_setup
+    from scoundrel_solver.bottleimp.setuphint import setup_hint
+    from scoundrel_solver.bottleimp.setupview import STEP_NAMES, setup_view_of
+
+    assert set(TableBot.SETUP_SAMPLES) == {s for steps in STEP_NAMES.values() for s in steps}
+    assert all(n > 0 for n in TableBot.SETUP_SAMPLES.values())
+    monkeypatch.setattr(TableBot, "SETUP_SAMPLES", {**TableBot.SETUP_SAMPLES, "s1": 0, "s2": 2})
+    start = deal(5, Rules("glitzerhaus")).start()
+    bot = make_bot("table")
+    first = {i: bot.choose_setup(start, i) for i in (0, 1)}
+    assert first == {i: low_cards_setup(start, i) for i in (0, 1)}
+    s1 = start.joint_action(first)
+    state = start.apply(s1)
+    want = setup_hint(setup_view_of(start, [s1], 1), samples=2, workers=1).recommended
+    assert want != low_cards_setup(state, 1)           # so the test tells the two apart
+    assert bot.choose_setup(state, 1, start, [s1]) == want

@@ -131,3 +131,27 @@ def test_bad_input_is_one_line(tmp_path, args, words):
     if "--out" not in args:
         args = [*args, "--out", tmp_path]
     one_error_line(bots(*args), *words)
+
+
+def test_a_file_of_another_table_bot_is_refused_and_once_moved_aside_summed_under_its_own_name(tmp_path):
+    """The ``table`` bot's setup counts are in every record; a run of today's bot does not add its
+    deals to a file of a bot that drew other counts (two bots in one figure), and the file moved
+    aside is summed under the name it was given, its counts beside it."""
+    sys.path.insert(0, str(ROOT / "benchmarks/bottleimp"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bots import TableBot
+    finally:
+        del sys.path[:2]
+    old = {**TableBot.SETUP_SAMPLES, "s1": TableBot.SETUP_SAMPLES["s1"] + 1}
+    path = tmp_path / "glitzerhaus-table-vs-random.jsonl"
+    path.write_text("".join(json.dumps({"seed": s, "variant": "glitzerhaus", "first": "table", "second": "random",
+                                        "first_as_A": s, "second_as_A": 0, "gain": s / 2, "table_setup": old}) + "\n"
+                            for s in (1, 2, 3)))
+    proc = bots("play", "--variant", "glitzerhaus", "--pairs", "table:random", "--deals", "1-4", "--out", tmp_path)
+    one_error_line(proc, str(path), f"s1 {old['s1']}", "move the file aside")
+    assert len(path.read_text().splitlines()) == 3
+    path.rename(tmp_path / "glitzerhaus-table-s1-more-vs-random.jsonl")
+    proc = bots("summary", "--out", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert f"table-s1-more [pass {old['pass']}, s1 {old['s1']}," in proc.stdout
