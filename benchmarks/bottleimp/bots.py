@@ -41,6 +41,7 @@ from bench_solve import build_id
 from scoundrel_solver.batch import AppendFile, BatchError, JsonLines, parse_seeds, read_json_lines, seed_problem
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out
+from scoundrel_solver.bottleimp.setupview import STEP_NAMES
 from scoundrel_solver.errors import InputError
 
 PAIRS = ["table:table-low", "table:greedy", "table-low:random", "table-low:lopaka-rule", "table-low:greedy",
@@ -101,15 +102,16 @@ def read_pair(path: Path, pair: Optional[tuple] = None) -> JsonLines:
     return found
 
 
-def setup_text(counts: dict) -> str:
-    """``pass 32, s1 4, ...``: a table bot's setup-hint deals a step."""
-    return ", ".join(f"{step} {n}" for step, n in counts.items())
+def setup_text(counts: dict, variant: str) -> str:
+    """``s1 4, s2 4, open 16``: a table bot's setup-hint deals at each step of ``variant``."""
+    return ", ".join(f"{step} {counts.get(step, 0)}" for step in STEP_NAMES[variant])
 
 
-def setup_mismatch(found: JsonLines, counts: dict) -> Optional[dict]:
-    """The first ``table_setup`` of ``found``'s records that differs from ``counts`` (None if none)."""
+def setup_mismatch(found: JsonLines, counts: dict, variant: str) -> Optional[dict]:
+    """The first ``table_setup`` of ``found``'s records that differs from ``counts`` at a step of
+    ``variant`` (None if none)."""
     for _, rec in found.items:
-        if "table_setup" in rec and rec["table_setup"] != counts:
+        if "table_setup" in rec and setup_text(rec["table_setup"], variant) != setup_text(counts, variant):
             return rec["table_setup"]
     return None
 
@@ -139,10 +141,11 @@ def play(args):
                 found = read_pair(path, (variant, first, second))
                 out.mend(found)               # a torn last line (a kill mid-write): cut, played again
                 if "table" in (first, second):
-                    other = setup_mismatch(found, TableBot.SETUP_SAMPLES)
+                    other = setup_mismatch(found, TableBot.SETUP_SAMPLES, variant)
                     if other is not None:
                         raise BatchError(f"{path}: its deals were played by a table bot whose setup hint drew "
-                                         f"{setup_text(other)} deals a step, today's {setup_text(TableBot.SETUP_SAMPLES)}: "
+                                         f"{setup_text(other, variant)} deals a step, today's "
+                                         f"{setup_text(TableBot.SETUP_SAMPLES, variant)}: "
                                          f"move the file aside (e.g. to {path.stem}-old.jsonl) to start today's bot")
                 done = {r["seed"] for _, r in found.items}
                 todo = [(variant, first, second, s, build) for s in seeds if s not in done]
@@ -172,7 +175,7 @@ def summary(args):
         if path != path_for(args.out, rec["variant"], f"{rec['first']}:{rec['second']}"):
             bot = path.stem[len(rec["variant"]) + 1:].rsplit("-vs-", 1)[0]      # a run moved aside: its own name
         if "table_setup" in rec:
-            bot += f" [{setup_text(rec['table_setup'])}]"
+            bot += f" [{setup_text(rec['table_setup'], rec['variant'])}]"
         gains = [r["gain"] for r in records]
         mean = statistics.mean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5

@@ -149,9 +149,15 @@ def test_a_file_of_another_table_bot_is_refused_and_once_moved_aside_summed_unde
                                         "first_as_A": s, "second_as_A": 0, "gain": s / 2, "table_setup": old}) + "\n"
                             for s in (1, 2, 3)))
     proc = bots("play", "--variant", "glitzerhaus", "--pairs", "table:random", "--deals", "1-4", "--out", tmp_path)
-    one_error_line(proc, str(path), f"s1 {old['s1']}", "move the file aside")
+    one_error_line(proc, str(path), f"s1 {old['s1']},", "move the file aside")
     assert len(path.read_text().splitlines()) == 3
     path.rename(tmp_path / "glitzerhaus-table-s1-more-vs-random.jsonl")
     proc = bots("summary", "--out", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert f"table-s1-more [pass {old['pass']}, s1 {old['s1']}," in proc.stdout
+    assert f"table-s1-more [s1 {old['s1']}, s2 {old['s2']}, open {old['open']}]" in proc.stdout
+    # Lopaka's records of the same bot are not refused for counts of Glitzerhaus's steps
+    lopaka = tmp_path / "lopaka-table-vs-random.jsonl"
+    lopaka.write_text(json.dumps({"seed": 1, "variant": "lopaka", "first": "table", "second": "random",
+                                  "first_as_A": 1, "second_as_A": 0, "gain": 0.5, "table_setup": old}) + "\n")
+    proc = bots("play", "--variant", "lopaka", "--pairs", "table:random", "--deals", "1", "--out", tmp_path)
+    assert proc.returncode == 0 and "0 deals to play" in proc.stderr, proc.stderr
