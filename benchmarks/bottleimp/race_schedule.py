@@ -11,10 +11,11 @@ position as it finishes (resumable: ``run`` again goes on).  A choice's value in
 not depend on which other choices are valued beside it, so any race - successive halving from
 a first round of ``n0`` deals, :func:`.setuphint.survivors` after each round - can be replayed
 on these values exactly as the hint would run it.  ``summary`` replays the hint's schedule
-(``setuphint.rounds``) and gentler ones (first rounds of 8 and 16 deals) and prints, against the
-unraced recommendation on the same deals: how often each picks it, how often it is within 0.5
-coin of it, the mean and the largest loss (in the unraced figures, coins a round for the seat),
-and the cells each solves.
+(``setuphint.rounds``), gentler ones (first rounds of 8 and 16 deals), and the hint at fewer
+deals (2, 4, 8, 16: the first deals of the same sequence, as ``--samples`` would draw them; the
+``table`` bot's stack steps draw 4) and prints, against the unraced recommendation on all the
+deals: how often each picks it, how often it is within 0.5 coin of it, the mean and the largest
+loss (in the unraced figures, coins a round for the seat), and the cells each solves.
 """
 import argparse
 import json
@@ -55,7 +56,7 @@ def replay(values: list, seat_is_a: bool, ends: list) -> tuple:
         if k < len(ends) - 1 and len(alive) > 2:
             alive = survivors(alive, {i: values[i][:end] for i in alive}, seat_is_a)
     sign = 1 if seat_is_a else -1
-    return min(alive, key=lambda i: (-sign * sum(values[i]), alive.index(i))), cells
+    return min(alive, key=lambda i: (-sign * sum(values[i][:done]), alive.index(i))), cells
 
 
 def summary(files) -> int:
@@ -71,6 +72,9 @@ def summary(files) -> int:
         for n0 in sorted({hints, 2, 4, 8, 16}):
             if n0 < n:
                 ways[f"first round {n0}" + (" (the hint's)" if n0 == hints else "")] = rounds(0, n, first=n0)
+        for budget in (2, 4, 8, 16):      # the hint at fewer deals (--samples, or what a --time reaches)
+            if budget < n:
+                ways[f"the hint at {budget} deals"] = rounds(len(recs[0]["choices"]), budget)
         print("  race                        same   within 0.5   loss: mean     max   cells a position")
         for name, ends in ways.items():
             same = within = 0

@@ -145,8 +145,14 @@ def test_the_race_replayed_on_the_unraced_values_is_the_hints_race(tmp_path):
         raced = setup_hint(position("lopaka", "pass", r["seed"]), samples=12, workers=1)
         assert r["choices"][got] == choice_text(raced.recommended)
         assert cells == sum(c.deals for c in raced.candidates)
+        # the hint at fewer deals: the same race on the first deals of the sequence
+        got, cells = race_schedule.replay(values, r["seat"] == "A", rounds(11, 4))
+        short = setup_hint(position("lopaka", "pass", r["seed"]), samples=4, workers=1)
+        assert r["choices"][got] == choice_text(short.recommended)
+        assert cells == sum(c.deals for c in short.candidates)
     summary = script("race_schedule.py", "summary", out)
     assert summary.returncode == 0 and "first round 8 (the hint's)" in summary.stdout
+    assert "the hint at 4 deals" in summary.stdout and "the hint at 16 deals" not in summary.stdout
     bad = script("race_schedule.py", "run", "--variant", "lopaka", "--step", "s1")
     assert bad.returncode == 2 and "lopaka has no step s1" in bad.stderr
 
