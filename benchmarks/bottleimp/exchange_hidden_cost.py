@@ -15,6 +15,10 @@ deal and seat:
 * ``low_cost``: the same for the low-cards pass (the lowest card), the baseline;
 * ``pair``: the matrix cell of both hint passes, beside the value.
 
+``summary`` adds, from the same matrices, the duplicate game the ``table`` bot plays against
+``table-low`` (the lowest card passed) with the play double dummy: what the hint's passes gain a
+round, and what the best pass against the lowest card, chosen seeing every hand, would.
+
 All figures are double dummy: the play after the exchange is perfect on both sides.  A line a
 deal as it finishes (this process the only writer); ``run`` again resumes.
 """
@@ -109,6 +113,34 @@ def summary(args):
               f"the hint passes the lowest card in {sum(r['hint_' + seat] == r['low_' + seat] for r in recs)} of {n}")
     print(f"  both hint passes: the cell minus the value {_mean_ci([r['pair'] - r['value'] for r in recs])}; "
           f"both lowest cards {_mean_ci([r['low_pair'] - r['value'] for r in recs])}")
+    dup = duplicate_figures(recs, whole_records({r["seed"] for r in recs}))
+    print("  duplicate against a player who passes the lowest card (the table bot against table-low, "
+          "double dummy after the exchange), a round:")
+    print(f"    the hint's passes gain {_mean_ci(dup['hint'])} (A's pass {_mean_ci(dup['hint_A'])}, "
+          f"B's {_mean_ci(dup['hint_B'])})")
+    print(f"    the best pass seeing every hand gains {_mean_ci(dup['best'])}: the most any pass can gain here")
+
+
+def duplicate_figures(recs: list, whole: dict) -> dict:
+    """Per deal, from the exact matrix: what the hint's pass gains for its seat against an
+    opponent passing the lowest card, beside both passing the lowest (``hint_A``, ``hint_B``;
+    ``hint``: their mean, the duplicate gain of a round), and the same for the best pass against
+    the lowest card, chosen seeing every hand (``best``)."""
+    out = {key: [] for key in ("hint_A", "hint_B", "hint", "best")}
+    for r in recs:
+        start = deal(r["seed"], Rules("lopaka")).start()
+        rows, cols, m = list(start.hands[0]), list(start.hands[2]), whole[r["seed"]]["matrix"]
+        low_a, low_b = rows.index(r["low_A"]), cols.index(r["low_B"])
+        base = m[low_a][low_b]
+        gain_a = m[rows.index(r["hint_A"])][low_b] - base
+        gain_b = base - m[low_a][cols.index(r["hint_B"])]
+        best_a = max(row[low_b] for row in m) - base
+        best_b = base - min(m[low_a])
+        out["hint_A"].append(gain_a)
+        out["hint_B"].append(gain_b)
+        out["hint"].append((gain_a + gain_b) / 2)
+        out["best"].append((best_a + best_b) / 2)
+    return out
 
 
 def main():

@@ -51,6 +51,34 @@ def test_the_hidden_cost_is_the_matrix_against_the_equilibrium(tmp_path):
     assert rec["pair"] == whole["matrix"][rows.index(rec["hint_A"])][cols.index(rec["hint_B"])]
     summary = script("exchange_hidden_cost.py", "summary", out)
     assert summary.returncode == 0 and "1 deals (1-1)" in summary.stdout
+    assert "the hint's passes gain" in summary.stdout and "seeing every hand gains" in summary.stdout
+
+
+def test_the_duplicate_figures_of_the_exchange_are_independent_solves():
+    """exchange_hidden_cost.duplicate_figures on deal 3 (the hint passes 22 where A's lowest is 4):
+    each gain is the difference of play phases the engine solves here, after each exchange."""
+    sys.path.insert(0, str(ROOT / "benchmarks/bottleimp"))
+    try:
+        from exchange_hidden_cost import duplicate_figures, whole_records
+    finally:
+        sys.path.pop(0)
+    from scoundrel_solver.bottleimp.engine import Engine
+    start = deal(3, Rules("lopaka")).start()
+    a, b = start.seat_index("A"), start.seat_index("B")
+    low_a, low_b = min(start.hands[a]), min(start.hands[b])
+    rec = {"seed": 3, "hint_A": 22, "hint_B": sorted(start.hands[b])[1], "low_A": low_a, "low_B": low_b}
+    got = duplicate_figures([rec], whole_records({3}))
+    engine = Engine()
+
+    def value(pass_a, pass_b):
+        return engine.value(start.apply(start.joint_action({a: pass_a, b: pass_b})))
+
+    base = value(low_a, low_b)
+    gain_a, gain_b = value(22, low_b) - base, base - value(low_a, rec["hint_B"])
+    assert got["hint_A"] == [gain_a] and got["hint_B"] == [gain_b] and got["hint"] == [(gain_a + gain_b) / 2]
+    best_a = max(value(c, low_b) for c in start.hands[a]) - base
+    best_b = base - min(value(low_a, c) for c in start.hands[b])
+    assert got["best"] == [(best_a + best_b) / 2] and gain_a != 0
 
 
 def test_the_glitzerhaus_setup_figures_are_the_cells_of_independent_solves(tmp_path):
