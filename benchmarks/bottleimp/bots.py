@@ -40,7 +40,7 @@ from typing import Optional
 from bench_solve import build_id
 from scoundrel_solver.batch import AppendFile, BatchError, JsonLines, parse_seeds, read_json_lines, seed_problem
 from scoundrel_solver.bottleimp import Rules, deal
-from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out
+from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out, play_out_from, setup_choice
 from scoundrel_solver.bottleimp.setupview import STEP_NAMES
 from scoundrel_solver.errors import InputError
 
@@ -49,20 +49,58 @@ PAIRS = ["table:table-low", "table:greedy", "table-low:random", "table-low:lopak
 OUT = Path(__file__).resolve().parents[1] / "results" / "bottleimp" / "duplicate"
 
 
+#: pairs of bots whose play phase is the same (they differ only at the setup)
+SAME_PLAY = {frozenset(("table", "table-low"))}
+
+
+def seated(start, a_bot, b_bot, seed) -> dict:
+    return {start.seat_index("A"): make_bot(a_bot, seed), start.seat_index("B"): make_bot(b_bot, seed)}
+
+
 def margin(start, a_bot, b_bot, seed):
     """The margin A - B of deal ``start`` with ``a_bot`` as A and ``b_bot`` as B."""
-    bots = {start.seat_index("A"): make_bot(a_bot, seed), start.seat_index("B"): make_bot(b_bot, seed)}
+    return end_of(start, play_out(start, seated(start, a_bot, b_bot, seed))).value()
+
+
+def end_of(start, actions):
     state = start
-    for action in play_out(start, bots):
+    for action in actions:
         state = state.apply(action)
-    return state.value()
+    return state
+
+
+def setup_of(start, bots) -> list:
+    """The setup actions ``bots`` make from the dealt ``start`` (each step joined from each seat's
+    choice, as :func:`play_out` does)."""
+    state, actions = start, []
+    while state.in_setup:
+        choices = {i: setup_choice(bots[i], state, i, start, actions) for i in range(len(state.seats))
+                   if state.setup_options(i)}
+        actions.append(state.joint_action(choices))
+        state = state.apply(actions[-1])
+    return actions
+
+
+def margins(start, first, second, seed) -> tuple:
+    """The margins A - B of ``first`` as A against ``second``, and of ``second`` as A against
+    ``first``.  Where the two bots play alike (:data:`SAME_PLAY`) and the second game's setup
+    is the first's, action for action, its play phase is the first's too (each seat's card depends
+    on nothing but the deal and the actions before it), so it is not played again: that game's
+    margin is the first's."""
+    bots = seated(start, first, second, seed)
+    setup = setup_of(start, bots)
+    one = end_of(start, setup + play_out_from(start, setup, bots)).value()
+    bots = seated(start, second, first, seed)
+    setup_two = setup_of(start, bots)
+    if frozenset((first, second)) in SAME_PLAY and setup_two == setup:
+        return one, one
+    return one, end_of(start, setup_two + play_out_from(start, setup_two, bots)).value()
 
 
 def duplicate(task):
     variant, first, second, seed, build = task
     start = deal(seed, Rules(variant)).start()
-    m1 = margin(start, first, second, seed)
-    m2 = margin(start, second, first, seed)
+    m1, m2 = margins(start, first, second, seed)
     rec = {"seed": seed, "variant": variant, "first": first, "second": second, "first_as_A": m1,
            "second_as_A": m2, "gain": (m1 - m2) / 2, "build": build}
     if "table" in (first, second):

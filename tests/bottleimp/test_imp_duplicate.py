@@ -161,3 +161,27 @@ def test_a_file_of_another_table_bot_is_refused_and_once_moved_aside_summed_unde
                                   "first_as_A": 1, "second_as_A": 0, "gain": 0.5, "table_setup": old}) + "\n")
     proc = bots("play", "--variant", "lopaka", "--pairs", "table:random", "--deals", "1", "--out", tmp_path)
     assert proc.returncode == 0 and "0 deals to play" in proc.stderr, proc.stderr
+
+
+def test_a_second_game_with_the_first_games_setup_is_not_played_again_and_its_margin_is_the_same(monkeypatch):
+    """table against table-low: where the table bot's setup is the low-cards one in both games
+    (deal 1), the second game is the first (same setup, same play), so bots.margins does not play
+    it; where they differ (deal 3) it plays both.  Either way the margins are the games played out
+    in full one by one (bots.margin)."""
+    sys.path.insert(0, str(ROOT / "benchmarks/bottleimp"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bots as bench
+    finally:
+        del sys.path[:2]
+    from scoundrel_solver.bottleimp import Rules, deal
+    played = []
+    real = bench.play_out_from
+    monkeypatch.setattr(bench, "play_out_from", lambda *a: played.append(1) or real(*a))
+    for seed, games in ((1, 1), (3, 2)):
+        start = deal(seed, Rules("lopaka")).start()
+        played.clear()
+        got = bench.margins(start, "table", "table-low", seed)
+        assert len(played) == games
+        assert got == (bench.margin(start, "table", "table-low", seed), bench.margin(start, "table-low", "table", seed))
+    assert seed == 3 and got[0] != got[1]
