@@ -420,10 +420,9 @@ class Session(Commands):
 
     def setup_hint_lines(self) -> list:
         """The setup hint of the human's seat at the setup step due (within --time, or the setup
-        hint's default when --time is the play phase's default)."""
+        hint's default for the step when --time is the play phase's default)."""
         from scoundrel_solver.bottleimp.answers import setup_hint_answer
-        from scoundrel_solver.bottleimp.setuphint import DEFAULT_SETUP_TIME
-        seconds = self.hint_time if self.hint_time and self.hint_time != DEFAULT_HINT_TIME else DEFAULT_SETUP_TIME
+        seconds = self.hint_time if self.hint_time and self.hint_time != DEFAULT_HINT_TIME else None   # the step's
         moves = format_line(line_of(self.states[0], self.actions))
         with ProgressLine() as line:
             answer = setup_hint_answer(self.states[0], moves, self.rules.seats[self.human], None, 0, seconds,

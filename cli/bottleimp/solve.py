@@ -96,7 +96,8 @@ opponent's simultaneous choice and the later steps played by a named model
 (--opponent low-cards or equilibrium); per choice the MEAN margin, its 95 %
 interval, the share of deals where it is best and the deals.  The choices race:
 the clearly worse drop out early.  --samples N draws N deals (the same answer on
-every machine), else within --time (default 10 s at a setup step).  The mean is a
+every machine), else within --time (default 10 s at the exchange and the open
+choice, 60 s at a stack step).  The mean is a
 double-dummy figure under that model, not what the choice achieves.
 
 \b

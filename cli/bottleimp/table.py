@@ -14,7 +14,6 @@ from scoundrel_solver.bottleimp import InputError
 from scoundrel_solver.bottleimp.answers import (in_setup_after, table_explain_card, table_hint_answer, table_hint_json,
                                                 table_view_after)
 from scoundrel_solver.bottleimp.bots import factory
-from scoundrel_solver.bottleimp.setuphint import DEFAULT_SETUP_TIME
 from scoundrel_solver.bottleimp.tablehint import explain_table, table_hint
 from scoundrel_solver.bottleimp.worlds import ViewError
 from scoundrel_solver.progress import ProgressLine
@@ -48,7 +47,7 @@ def setup_hint_command(chosen, moves: str, seat, workers, seconds, as_json: bool
                        samples, opponent) -> None:
     """``imp hint --table`` at a setup step: the setup hint of ``seat`` (A unless given)."""
     if not _given("seconds"):
-        seconds = DEFAULT_SETUP_TIME
+        seconds = None                  # the step's own default (setuphint.DEFAULT_SETUP_TIMES)
     with ProgressLine(enabled=progress) as line:
         answer = table_hint_answer(chosen.start(), moves, seat, chosen.seed, seconds, workers,
                                    samples=samples or 0, opponent=opponent,

@@ -28,7 +28,7 @@ from .reference import NoValueError, solve_reference
 from .review import NAMED as REVIEW_NAMED
 from .review import STACK_METHOD, Review, review
 from .setuphint import NAMED as SETUP_NAMED
-from .setuphint import Model, SetupHint, choice_text, setup_hint
+from .setuphint import DEFAULT_SETUP_TIMES, Model, SetupHint, choice_text, setup_hint
 from .setupview import SetupView, setup_view_of
 from .state import Play, State
 from .tablehint import NAMED, TableExplanation, TableHint, explain_table, table_hint
@@ -484,8 +484,11 @@ def setup_view_after(start: State, moves_text: str = "", seat: str = None) -> tu
 
 def setup_hint_answer(start: State, moves_text: str = "", seat: str = None, seed=None, samples: int = 0,
                       seconds: float = 0.0, opponent: str = None, workers: int = None, progress=None) -> dict:
-    """``imp hint --table --json`` at a setup step, from a deal and the setup so far."""
+    """``imp hint --table --json`` at a setup step, from a deal and the setup so far; without
+    ``samples``, ``seconds`` None is the step's default time (``setuphint.DEFAULT_SETUP_TIMES``)."""
     view, view_json, moves = setup_view_after(start, moves_text, seat)
+    if not samples and seconds is None:
+        seconds = DEFAULT_SETUP_TIMES[view.step_name]
     h = setup_hint(view, samples, seconds, None if opponent is None else Model(opponent), workers, progress)
     return setup_hint_json(h, view_json, seed, moves, seconds)
 

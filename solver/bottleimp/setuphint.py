@@ -64,8 +64,13 @@ NAMED = ("double-dummy mean over sampled deals under the named model: assumes ev
          "the play begins, and the opponent chooses as the model says; not what the choice achieves")
 #: the opponent models (see :class:`Model`)
 OPPONENT_MODELS = ("low-cards", "equilibrium")
-#: the default --time of ``imp hint --table`` at a setup step, in seconds (docs/bottleimp-solver.md)
+#: the default --time of ``imp hint --table`` at the exchange and the open choice, in seconds
+#: (docs/bottleimp-solver.md)
 DEFAULT_SETUP_TIME = 10.0
+#: the default --time at each setup step: a stack step values 72 choices a deal, each with the
+#: open-stack game after it, so its deals cost some 20 times the exchange's and 10 s often ended
+#: before the first deal (benchmarks/README.md, "The setup hint")
+DEFAULT_SETUP_TIMES = {"pass": DEFAULT_SETUP_TIME, "open": DEFAULT_SETUP_TIME, "s1": 60.0, "s2": 60.0}
 #: the most deals a setup hint draws (--samples)
 MAX_SAMPLES = 100_000
 #: standard errors below the leader that drop a candidate during the race
@@ -466,6 +471,6 @@ def choice_text(choice) -> str:
     return str(choice)
 
 
-__all__ = ["DEFAULT_SETUP_TIME", "MAX_SAMPLES", "Candidate", "Model", "NAMED", "OPPONENT_MODELS", "SetupHint", "SetupHintError", "candidate_values",
+__all__ = ["DEFAULT_SETUP_TIME", "DEFAULT_SETUP_TIMES", "MAX_SAMPLES", "Candidate", "Model", "NAMED", "OPPONENT_MODELS", "SetupHint", "SetupHintError", "candidate_values",
            "canonical", "choice_text", "default_model", "merge", "options", "paired", "rounds", "setup_hint",
            "survivors"]

@@ -419,6 +419,33 @@ def test_the_setup_hint_of_each_step_from_the_command_line():
     assert "8 deals drawn (--samples 8), 11 choices" in text and "not what the choice achieves" in text
 
 
+def test_the_setup_hints_default_time_is_the_steps(monkeypatch):
+    """Without --time (or --samples) the setup hint gets its step's default time: 10 s at the
+    exchange and the open choice, 60 s at a stack step (setuphint.DEFAULT_SETUP_TIMES), from
+    ``imp hint --table`` and ``imp play``'s hint alike; a --time given is kept."""
+    from scoundrel_solver.bottleimp import answers
+    from scoundrel_solver.bottleimp.setuphint import DEFAULT_SETUP_TIMES, setup_hint
+
+    asked = []
+
+    def spy(view, samples, seconds, *rest):
+        asked.append((view.step_name, seconds))
+        return setup_hint(view, 1, 0.0, *rest)          # one deal: the answer itself is tested above
+    monkeypatch.setattr(answers, "setup_hint", spy)
+    assert DEFAULT_SETUP_TIMES == {"pass": 10.0, "open": 10.0, "s1": 60.0, "s2": 60.0}
+    invoke(["imp", "hint", "--table", "--seed", "42", "--json"])
+    invoke(["imp", "hint", "--table", "--variant", "glitzerhaus", "--seed", "7", "--json"])
+    invoke(["imp", "hint", "--table", "--variant", "glitzerhaus", "--seed", "7", "--moves", "s1 3/6 8/15", "--json"])
+    invoke(["imp", "hint", "--table", "--variant", "glitzerhaus", "--seed", "7", "--moves", "s1 3/6 8/15 | s2 5/2 1/4",
+            "--json"])
+    invoke(["imp", "hint", "--table", "--variant", "glitzerhaus", "--seed", "7", "--time", "7", "--json"])
+    assert asked == [("pass", 10.0), ("s1", 60.0), ("s2", 60.0), ("open", 10.0), ("s1", 7.0)]
+    asked.clear()
+    session = Session(deal(7, GLITZ), 0, "greedy", 0, [].append, workers=1)
+    session.setup_hint_lines()
+    assert asked == [("s1", 60.0)]
+
+
 @pytest.mark.parametrize("args, words", [
     (["--seed", "42", "--samples", "0"], "--samples"),
     (["--seed", "42", "--samples", "4", "--opponent", "clever"], "--opponent"),
