@@ -40,7 +40,7 @@ from typing import Optional
 from bench_solve import build_id
 from scoundrel_solver.batch import AppendFile, BatchError, JsonLines, parse_seeds, read_json_lines, seed_problem
 from scoundrel_solver.bottleimp import Rules, deal
-from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out, play_out_from, setup_choice
+from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out, play_out_from, setup_out
 from scoundrel_solver.bottleimp.setupview import STEP_NAMES
 from scoundrel_solver.errors import InputError
 
@@ -69,18 +69,6 @@ def end_of(start, actions):
     return state
 
 
-def setup_of(start, bots) -> list:
-    """The setup actions ``bots`` make from the dealt ``start`` (each step joined from each seat's
-    choice, as :func:`play_out` does)."""
-    state, actions = start, []
-    while state.in_setup:
-        choices = {i: setup_choice(bots[i], state, i, start, actions) for i in range(len(state.seats))
-                   if state.setup_options(i)}
-        actions.append(state.joint_action(choices))
-        state = state.apply(actions[-1])
-    return actions
-
-
 def margins(start, first, second, seed) -> tuple:
     """The margins A - B of ``first`` as A against ``second``, and of ``second`` as A against
     ``first``.  Where the two bots play alike (:data:`SAME_PLAY`) and the second game's setup
@@ -88,10 +76,10 @@ def margins(start, first, second, seed) -> tuple:
     on nothing but the deal and the actions before it), so it is not played again: that game's
     margin is the first's."""
     bots = seated(start, first, second, seed)
-    setup = setup_of(start, bots)
+    setup = setup_out(start, bots)
     one = end_of(start, setup + play_out_from(start, setup, bots)).value()
     bots = seated(start, second, first, seed)
-    setup_two = setup_of(start, bots)
+    setup_two = setup_out(start, bots)
     if frozenset((first, second)) in SAME_PLAY and setup_two == setup:
         return one, one
     return one, end_of(start, setup_two + play_out_from(start, setup_two, bots)).value()

@@ -2,6 +2,7 @@
 
     python benchmarks/bottleimp/glitzerhaus_setup.py run --step open --deals 1-200 [--samples 16] [--out FILE]
     python benchmarks/bottleimp/glitzerhaus_setup.py run --step s1 --deals 1-20 --samples 4
+    python benchmarks/bottleimp/glitzerhaus_setup.py run --step all --deals 1-100
     python benchmarks/bottleimp/glitzerhaus_setup.py summary [FILE ...]
 
 The published Glitzerhaus figures (docs/statistics.md) make the two stack steps by the
@@ -30,6 +31,14 @@ low-cards policy for both, then the exact open-stack game's value.  ``worth_A``/
 that value less the all-low-cards one, each seat's sign; ``choice_A``/``choice_B`` and the
 low-cards choices beside them.
 
+``--step all`` (no ``--samples``: each step at the ``table`` bot's own counts): the whole setup
+made for each seat either as the ``table`` bot makes it (the hint at every step, from what the
+seat knows then) or by the low-cards policy, in the four pairings; per deal the play phase's
+double-dummy value after each (``table_table``, ``table_low``, ``low_table``, ``low_low``, with
+the setup line of each) and ``worth_A``/``worth_B``, the bot's setup against the low-cards one
+with the opponent's by the low-cards policy: the duplicate game of ``bots.py``'s ``table``
+against ``table-low`` with the play double dummy.
+
 Every figure is double dummy after the choices it names (perfect play on both sides, every
 card seen); the hint's choices see only the seat's own cards.  A line a deal as it finishes
 (this process the only writer); ``run`` again resumes.
@@ -44,6 +53,8 @@ from pathlib import Path
 from scoundrel_solver.batch import AppendFile, BatchError, parse_seeds, read_json_lines
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.analysis import open_stack_value, policy_steps, shared_engine
+from scoundrel_solver.bottleimp.bots import LowSetupTableBot, TableBot, setup_out
+from scoundrel_solver.bottleimp.notation import format_line, line_of
 from scoundrel_solver.bottleimp.policy import low_cards_setup
 from scoundrel_solver.bottleimp.setuphint import open_game, setup_hint
 from scoundrel_solver.bottleimp.setupview import setup_view_of
@@ -117,9 +128,51 @@ def measure_stack(seed: int, step: str, samples: int) -> dict:
     return rec
 
 
+class _Remembering:
+    """A ``table`` bot that makes each setup choice once per deal: the same seat after the same
+    setup actions chooses the same (the bot depends on nothing else), so the games of
+    :func:`measure_all` that share a prefix share its hints."""
+    needs_history = True
+
+    def __init__(self):
+        self.bot, self.made = TableBot(), {}
+
+    def choose_setup(self, state, seat, start, actions, progress=None):
+        key = (seat, tuple(actions))
+        if key not in self.made:
+            self.made[key] = self.bot.choose_setup(state, seat, start, actions)
+        return self.made[key]
+
+
+def measure_all(seed: int) -> dict:
+    """The whole setup as the ``table`` bot makes it (the hint at its counts at every step) or as
+    the low-cards policy does, for each seat: the double-dummy value of the play phase after each
+    of the four pairings (A's way, B's way)."""
+    start = deal(seed, Rules("glitzerhaus")).start()
+    table, low = _Remembering(), LowSetupTableBot()
+    rec = {"seed": seed, "step": "all", "samples": dict(TableBot.SETUP_SAMPLES)}
+    for name, a, b in (("table_table", table, table), ("table_low", table, low), ("low_table", low, table),
+                       ("low_low", low, low)):
+        actions = setup_out(start, {0: a, 1: b})
+        state = start
+        for action in actions:
+            state = state.apply(action)
+        value = shared_engine().bounds(state)
+        assert value.exact
+        rec[name] = value.lower
+        rec[name + "_setup"] = format_line(line_of(start, actions))
+    rec["worth_A"] = rec["table_low"] - rec["low_low"]
+    rec["worth_B"] = rec["low_low"] - rec["low_table"]
+    return rec
+
+
 def run(args):
     seeds = list(parse_seeds(args.deals))
     samples = args.samples or (16 if args.step == "open" else 4)
+    if args.step == "all":
+        if args.samples:
+            raise BatchError("--step all makes each step as the table bot does, at its own counts: give no --samples")
+        samples = "table"
     out = args.out or out_path(args.step, samples)
     out.parent.mkdir(parents=True, exist_ok=True)
     with AppendFile(out) as f:
@@ -129,7 +182,12 @@ def run(args):
         todo = [s for s in seeds if s not in done]
         print(f"{len(todo)} deals to measure -> {out}", file=sys.stderr)
         for s in todo:
-            rec = measure_open(s, samples) if args.step == "open" else measure_stack(s, args.step, samples)
+            if args.step == "all":
+                rec = measure_all(s)
+            elif args.step == "open":
+                rec = measure_open(s, samples)
+            else:
+                rec = measure_stack(s, args.step, samples)
             f.write((json.dumps(rec) + "\n").encode())
 
 
@@ -145,6 +203,20 @@ def summary_lines(recs) -> list:
     seeds = sorted(r["seed"] for r in recs)
     head = f"Glitzerhaus, step {step}, the hint at {samples} drawn deals; {n} deals ({seeds[0]}-{seeds[-1]}), double dummy:"
     lines = [head]
+    if step == "all":
+        lines[0] = (f"Glitzerhaus, the whole setup by the table bot (the hint at "
+                    f"{', '.join(f'{k} {v}' for k, v in samples.items() if k != 'pass')} deals) or by the low-cards "
+                    f"policy; {n} deals ({seeds[0]}-{seeds[-1]}), double dummy after the setup:")
+        for key, name in (("table_table", "both as the table bot"), ("low_low", "both by the low-cards policy")):
+            vals = [r[key] for r in recs]
+            lines.append(f"  {name}: mean A - B {_fmt(vals)}, median {statistics.median(vals):+.1f}, "
+                         f"A ahead in {sum(v > 0 for v in vals)} of {n}")
+        for seat in ("A", "B"):
+            lines.append(f"  {seat}: the table bot's setup is worth {_fmt([r['worth_' + seat] for r in recs])} against "
+                         f"the low-cards setup, the opponent's by the low-cards policy")
+        lines.append(f"  duplicate, the table bot against table-low with the play double dummy: "
+                     f"{_fmt([(r['worth_A'] + r['worth_B']) / 2 for r in recs])} a round")
+        return lines
     if step == "open":
         for key, name in (("value", "both see every card (the exact open-stack game)"),
                           ("policy", "both by the setup hint (the table bot)"),
@@ -182,7 +254,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run")
-    p.add_argument("--step", choices=["open", "s1", "s2"], default="open")
+    p.add_argument("--step", choices=["open", "s1", "s2", "all"], default="open")
     p.add_argument("--deals", default="1-200")
     p.add_argument("--samples", type=int, default=0, help="drawn deals a hint (default 16 at open, 4 at s1/s2)")
     p.add_argument("--out", type=Path)

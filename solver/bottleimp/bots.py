@@ -235,14 +235,31 @@ def setup_choice(bot, state: State, seat: int, start: State, actions, progress=N
     return bot.choose_setup(state, seat)
 
 
+def setup_out(start: State, bots: dict, actions=()) -> list:
+    """The setup actions ``bots`` (seat index -> bot) make from the dealt ``start``, after the
+    setup ``actions`` already made (none: from the deal): each step joined from each seat's
+    choice, as :func:`play_out` joins them; the actions from there to the play phase."""
+    state, actions = start, list(actions)
+    for a in actions:
+        state = state.apply(a)
+    out = []
+    while state.in_setup:
+        choices = {i: setup_choice(bots[i], state, i, start, actions) for i in range(len(state.seats))
+                   if state.setup_options(i)}
+        out.append(state.joint_action(choices))
+        actions.append(out[-1])
+        state = state.apply(out[-1])
+    return out
+
+
 def _play_out(state: State, bots: dict, start: State, history: list) -> list:
     actions = list(history)
+    if state.in_setup:
+        for action in setup_out(start, bots, history):
+            actions.append(action)
+            state = state.apply(action)
     while not state.finished:
-        if state.in_setup:
-            choices = {i: setup_choice(bots[i], state, i, start, actions) for i in range(len(state.seats))
-                       if state.setup_options(i)}
-            action = state.joint_action(choices)
-        elif state.lopaka_to_play:
+        if state.lopaka_to_play:
             action = Play(state.legal_cards()[0])
         elif getattr(bots[state.turn], "needs_history", False):
             action = Play(bots[state.turn].choose_card(state, start, actions))
@@ -254,4 +271,4 @@ def _play_out(state: State, bots: dict, start: State, history: list) -> list:
 
 
 __all__ = ["BOTS", "BotError", "DoubleDummyBot", "factory", "GreedyBot", "LopakaRuleBot", "LowSetupTableBot", "RandomBot",
-           "TableBot", "low_cards_setup", "make_bot", "play_out", "play_out_from", "setup_choice"]
+           "TableBot", "low_cards_setup", "make_bot", "play_out", "play_out_from", "setup_choice", "setup_out"]

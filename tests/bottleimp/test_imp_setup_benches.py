@@ -116,6 +116,47 @@ def test_the_glitzerhaus_setup_figures_are_the_cells_of_independent_solves(tmp_p
     assert summary.returncode == 0 and "1 deals (3-3)" in summary.stdout, summary.stderr
 
 
+def test_the_whole_setup_figures_are_the_four_pairings_solved_again(monkeypatch):
+    """glitzerhaus_setup.measure_all with a stand-in for the table bot's setup (the highest cards:
+    cheap, and never the low-cards choice): each pairing's setup line is the two ways joined seat
+    by seat, its value the engine's of the line replayed here, each table choice asked once per
+    seat and setup so far, and the worths the differences of the pairings."""
+    sys.path.insert(0, str(ROOT / "benchmarks/bottleimp"))
+    try:
+        import glitzerhaus_setup as gs
+    finally:
+        sys.path.pop(0)
+    from scoundrel_solver.bottleimp import parse_line, replay
+    from scoundrel_solver.bottleimp.bots import low_cards_setup
+    from scoundrel_solver.bottleimp.engine import Engine
+
+    asked = []
+
+    class Highest:
+        SETUP_SAMPLES = {"pass": 1, "s1": 1, "s2": 1, "open": 1}
+
+        def choose_setup(self, state, seat, start, actions):
+            asked.append((seat, tuple(actions)))
+            return max(state.setup_options(seat))
+    monkeypatch.setattr(gs, "TableBot", Highest)
+    rec = gs.measure_all(5)
+    start = deal(5, Rules("glitzerhaus")).start()
+    engine = Engine()
+    for name, ways in (("table_table", "TT"), ("table_low", "TL"), ("low_table", "LT"), ("low_low", "LL")):
+        state = start
+        for segment in parse_line(rec[name + "_setup"], start.rules):
+            (action,) = segment
+            want = {seat: max(state.setup_options(seat)) if way == "T" else low_cards_setup(state, seat)
+                    for seat, way in enumerate(ways)}
+            assert action == state.joint_action(want)
+            state = state.apply(action)
+        assert state.in_setup is False and rec[name] == engine.value(replay(start, parse_line(rec[name + "_setup"],
+                                                                                               start.rules))[-1])
+    assert rec["table_table_setup"] != rec["low_low_setup"] and len(asked) == len(set(asked))
+    assert rec["worth_A"] == rec["table_low"] - rec["low_low"] and rec["worth_B"] == rec["low_low"] - rec["low_table"]
+    assert any("both as the table bot" in line for line in gs.summary_lines([rec, {**rec, "seed": 6}]))
+
+
 @pytest.mark.slow
 def test_a_stack_steps_worth_is_the_open_stack_game_after_the_hints_choice(tmp_path, request):
     """The s2 record: each seat's hint choice (made again here) against the opponent's low-cards
