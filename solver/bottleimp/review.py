@@ -435,14 +435,6 @@ def review(start_or_deal, line, budget: Budget = None, engine: Engine = None, wo
                   nodes, time.perf_counter() - t0, tuple(stack_reviews))
 
 
-def _open_game_value(state: State, budget: Budget, engine: Engine) -> Margin:
-    """The value of the open-stack 2 x 2 game of a Glitzerhaus state before ``open``, by
-    :func:`.analysis.open_stack_value`'s saddle search with ``engine`` (or, when ``budget``
-    stopped it, the bounds proven: the values of the games of the cells' lower and of their
-    upper bounds, as :attr:`.analysis.MatrixGame.value_bounds`)."""
-    return open_stack_value(state, engine, budget)[0]
-
-
 def stack_review(states, actions, k: int, budget: Budget, engine: Engine,
                  progress: Optional[Callable[[Progress], None]] = None) -> Optional[StackReview]:
     """The hindsight review of the stack step ``actions[k]`` (a :class:`Discard`) of the line
@@ -475,14 +467,14 @@ def stack_review(states, actions, k: int, budget: Budget, engine: Engine,
             if rep not in known:
                 after = state.apply(state.joint_action({seat: rep, 1 - seat: other}))
                 if stack == 2:
-                    known[rep] = _open_game_value(after, budget, engine)
+                    known[rep] = open_stack_value(after, engine, budget)[0]
                 else:
                     for later in rest:
                         after = after.apply(later)
                     if not after.in_setup:
                         known[rep] = Margin.of(engine.bounds(after, budget))
                     elif after.step == 2:     # the line stops before the open choice: its game's value
-                        known[rep] = _open_game_value(after, budget, engine)
+                        known[rep] = open_stack_value(after, engine, budget)[0]
                     else:                     # the line stops before stack 2: nothing to value it by
                         return None
             options.append((option, known[rep]))
