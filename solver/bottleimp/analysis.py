@@ -425,12 +425,13 @@ def open_stack_cells(state: State, engine: Engine, budget: Budget) -> list:
     return [[Margin.of(engine.bounds(state.apply(Reveal(a, b)), budget)) for b in (1, 2)] for a in (1, 2)]
 
 
-def open_stack_value(state, engine: Engine, budget: Budget = None, start: tuple = (1, 1)) -> tuple:
+def open_stack_value(state, engine: Engine, budget: Budget = None, start: tuple = (1, 1), guess: int = 0) -> tuple:
     """The value of the open-stack 2 x 2 game of a Glitzerhaus state before ``open`` (A's open
     stack the row, B's the column), found by a **saddle search** that seldom needs all four
     cells: ``(Margin, cell)``, the value (or, when ``budget`` stopped a search, the bounds it
     proved) and the cell where the search ended (a saddle point: a good ``start`` for a similar
-    state; the value does not depend on ``start``).
+    state; the value does not depend on ``start``).  ``guess``: where the first cell's search
+    starts (a similar state's value saves tests; the value does not depend on it either).
 
     From a cell ``(a, b)``, solved exactly to ``v``: if the other cell of row ``a`` is not ``>= v``
     (one null-window test), the row's minimum lies there, so go there; else if the other cell of
@@ -447,7 +448,7 @@ def open_stack_value(state, engine: Engine, budget: Budget = None, start: tuple 
     total = state.rules.table.total
     lo = {(a, b): -total for a in (1, 2) for b in (1, 2)}
     hi = {(a, b): total for a in (1, 2) for b in (1, 2)}
-    near = {}                                   # a cell's last test target: MTD(f)'s first guess
+    near = {start: guess}                       # a cell's last test target: MTD(f)'s first guess
 
     def exact(a, b) -> bool:
         if lo[a, b] < hi[a, b]:

@@ -186,9 +186,10 @@ def _engine(rules):
     return engine_of(rules)
 
 
-def play_value(state: State, deadline: float) -> Optional[int]:
-    """The exact double-dummy value of a play-phase state (None when ``deadline`` stopped it)."""
-    b = _engine(state.rules).bounds(state, Budget(deadline=deadline))
+def play_value(state: State, deadline: float, guess: int = 0) -> Optional[int]:
+    """The exact double-dummy value of a play-phase state (None when ``deadline`` stopped it);
+    ``guess``, where the search starts, changes the work only."""
+    b = _engine(state.rules).bounds(state, Budget(deadline=deadline), guess=guess)
     return b.lower if b.exact else None
 
 
@@ -207,13 +208,13 @@ def _joint(state: State, seat: int, mine, theirs):
     return state.joint_action({seat: mine, opp: theirs})
 
 
-def _later(state: State, deadline: float, start: tuple = (1, 1)) -> tuple:
+def _later(state: State, deadline: float, start: tuple = (1, 1), guess: int = 0) -> tuple:
     """``(value, cell)``: the value of a Glitzerhaus state before ``s2`` or ``open`` under the
     model's later steps (None when ``deadline`` stopped it), and the open-stack game's saddle
     cell, where the next, similar state's search starts (:func:`.analysis.open_stack_value`)."""
     for action in policy_steps(state):
         state = state.apply(action)
-    value, cell = open_stack_value(state, _engine(state.rules), Budget(deadline=deadline), start)
+    value, cell = open_stack_value(state, _engine(state.rules), Budget(deadline=deadline), start, guess)
     return (value.lower if value.exact else None), cell
 
 
@@ -230,8 +231,9 @@ def candidate_values(state: State, seat: int, choices, opponent: str, deadline: 
             matrix = []
             for a in rows:
                 row = []
-                for b in cols:
-                    v = play_value(state.apply(Pass(a, b)), deadline)
+                for b in cols:     # each search starts at the value of the cell before it
+                    near = row[-1] if row else matrix[-1][0] if matrix else 0
+                    v = play_value(state.apply(Pass(a, b)), deadline, near)
                     if v is None:
                         return None
                     row.append(v)
@@ -256,10 +258,11 @@ def candidate_values(state: State, seat: int, choices, opponent: str, deadline: 
     out, cell = [], (1, 1)
     for c in choices:
         after = state.apply(_joint(state, seat, c, theirs))
+        guess = int(out[-1]) if out else 0       # each search starts at the previous choice's value
         if variant == "lopaka" or step == 2:
-            v = play_value(after, deadline)
-        else:
-            v, cell = _later(after, deadline, cell)
+            v = play_value(after, deadline, guess)
+        else:     # and, in the open-stack game, where the previous choice's search ended
+            v, cell = _later(after, deadline, cell, guess)
         if v is None:
             return None
         out.append(Fraction(v))

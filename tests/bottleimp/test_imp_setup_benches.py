@@ -238,3 +238,9 @@ def test_the_latency_script_prints_each_position_and_the_figures():
                         (("--variant", "glitzerhaus", "--step", "s2", "--time", "0"), "take more than 0")):
         bad = script("setup_hint_latency.py", *args)
         assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_guess_bench_compares_the_same_values():
+    run = script("bench_setup_guess.py", "--positions", "2", "--deals", "1")
+    assert run.returncode == 0, run.stderr
+    assert "lopaka pass, 2 positions x 1 deals, the same values: nodes" in run.stdout
