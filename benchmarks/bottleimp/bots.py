@@ -34,6 +34,7 @@ import os
 import multiprocessing
 import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -88,9 +89,11 @@ def margins(start, first, second, seed) -> tuple:
 def duplicate(task):
     variant, first, second, seed, build = task
     start = deal(seed, Rules(variant)).start()
+    t0 = time.process_time()
     m1, m2 = margins(start, first, second, seed)
     rec = {"seed": seed, "variant": variant, "first": first, "second": second, "first_as_A": m1,
-           "second_as_A": m2, "gain": (m1 - m2) / 2, "build": build}
+           "second_as_A": m2, "gain": (m1 - m2) / 2, "build": build,
+           "cpu_seconds": round(time.process_time() - t0, 3)}   # both games (one where the second is the first)
     if "table" in (first, second):
         rec["table_setup"] = dict(TableBot.SETUP_SAMPLES)     # the drawn deals of its setup hint, a step
     return rec
@@ -108,6 +111,9 @@ def record_problem(rec: dict) -> Optional[str]:
     for key in ("variant", "first", "second"):
         if not isinstance(rec.get(key), str):
             return f'"{key}" is not a name'
+    cpu = rec.get("cpu_seconds", 0)
+    if isinstance(cpu, bool) or not isinstance(cpu, (int, float)) or not math.isfinite(cpu) or cpu < 0:
+        return '"cpu_seconds" is not a number of seconds'
     for key in ("first_as_A", "second_as_A", "gain"):
         value = rec.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
@@ -206,6 +212,10 @@ def summary(args):
         mean = statistics.mean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
         seeds = [r["seed"] for r in records]
+        timed = sorted(r["cpu_seconds"] for r in records if "cpu_seconds" in r)
+        cost = (f"; CPU a deal (both games, one core): median {statistics.median(timed):.1f} s, "
+                f"p90 {timed[int(0.9 * (len(timed) - 1))]:.1f} s, max {timed[-1]:.1f} s over {len(timed)} deals"
+                if timed else "")
         if args.markdown:
             print(f"| {rec['variant']} | `{bot}` | `{rec['second']}` | {len(gains):,} ({min(seeds)}–{max(seeds)}) | "
                   f"**{mean:+.2f}** | {mean - half:+.2f} to {mean + half:+.2f} |")
@@ -213,7 +223,7 @@ def summary(args):
         builds = sorted({r.get("build", "not recorded") for r in records})
         print(f"{rec['variant']:12} {bot:>12} vs {rec['second']:<12} {mean:+6.2f} per round "
               f"(95 % interval {mean - half:+.2f} to {mean + half:+.2f}), {len(gains)} deals "
-              f"({min(seeds)}-{max(seeds)}), duplicate; builds: {', '.join(builds)}")
+              f"({min(seeds)}-{max(seeds)}), duplicate; builds: {', '.join(builds)}{cost}")
 
 
 def main():
