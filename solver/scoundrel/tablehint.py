@@ -372,12 +372,17 @@ def check_lookahead(lookahead, deals, orders) -> None:
             raise OptionError(f"{name}: expected a whole number of at least 1, got {_show(value)}")
 
 
-def depth1_description(deals: int, orders: int, next_deals: int, sampled: bool) -> str:
-    """The depth-1 figure named for what it is (the text and the JSON say this)."""
+def depth1_description(deals: int, orders: int, next_deals: int, deals_sampled: bool, orders_sampled: bool) -> str:
+    """The depth-1 figure named for what it is (the text and the JSON say this): counts of
+    ``deals`` next deals (or every one of the ``next_deals`` distinct ones when they were not
+    sampled) and ``orders`` orders after them."""
     what = "this room and the next decided without seeing the order, the order seen after"
-    if sampled:
+    if deals_sampled:
         return (f"depth-1 belief value (sampled: {deals} next deals, {orders} orders): {what}; "
                 f"an estimated upper bound, not achievable")
+    if orders_sampled:
+        return (f"depth-1 belief value (every one of the {next_deals} distinct next deals; sampled: {orders} "
+                f"orders): {what}; an estimated upper bound, not achievable")
     return (f"depth-1 belief value (every one of the {next_deals} distinct next deals, every order after): "
             f"{what}; an upper bound, not necessarily achievable")
 
@@ -394,7 +399,7 @@ def _depth1_figures(position: TablePosition, actions: list, belief: _Beliefs, *,
     from .lookahead import DEFAULT_DEALS, DEFAULT_ORDERS, Depth1Search
     deals = DEFAULT_DEALS if deals is None else deals
     orders = DEFAULT_ORDERS if orders is None else orders
-    sampled_name = depth1_description(deals, orders, 0, True)
+    sampled_name = depth1_description(deals, orders, 0, True, True)
     if belief.achievable == "exact":
         return Depth1Figure("none", sampled_name, deals, orders, sampled=False, rng_seed=rng_seed,
                             reason="not needed: the belief search is exact; depth-1 adds nothing"), None
@@ -409,10 +414,12 @@ def _depth1_figures(position: TablePosition, actions: list, belief: _Beliefs, *,
     if set(by_action) != set(actions):      # both are the rules engine's legal actions of the position
         raise AssertionError("the depth-1 search valued other actions than the hint's")
     values = [by_action[a] for a in actions]
+    deals_sampled, orders_sampled = search.sampled, search.inner.horizon_sampled
     next_deals = len(search.deal_orders(position))
-    sampled = search.sampled or search.inner.horizon_sampled
+    sampled = deals_sampled or orders_sampled
     figure = "depth1_estimated_upper_bound" if sampled else "depth1_upper_bound"
-    return Depth1Figure(figure, depth1_description(deals, orders, next_deals, sampled), deals, orders,
+    return Depth1Figure(figure, depth1_description(deals, orders, next_deals, deals_sampled, orders_sampled),
+                        deals, orders,
                         next_deals=next_deals, sampled=sampled, seconds=seconds,
                         next_beliefs=search.next_beliefs, rng_seed=rng_seed), values
 

@@ -40,7 +40,8 @@ def small_position(cards) -> TablePosition:
 
 def check_figures(pos: TablePosition, hint, deals: int, orders: int, rng_seed: int) -> None:
     """The hint's depth-1 figures are Depth1Search's, and rank the actions."""
-    want = Depth1Search(pos.rules, deals=deals, orders=orders, rng_seed=rng_seed).action_values(pos)
+    search = Depth1Search(pos.rules, deals=deals, orders=orders, rng_seed=rng_seed)
+    want = search.action_values(pos)
     got = {str(a.action): (a.depth1_win_chance, a.depth1_mean_score) for a in hint.actions}
     assert got == {str(a): v for a, v in want}
     legal = [str(a) for a, _ in want]
@@ -50,6 +51,11 @@ def check_figures(pos: TablePosition, hint, deals: int, orders: int, rng_seed: i
     assert d1.figure in ("depth1_estimated_upper_bound", "depth1_upper_bound")
     assert (d1.deals, d1.orders, d1.rng_seed) == (deals, orders, rng_seed)
     assert hint.figures()["depth1_win_chance"] == d1.figure == hint.figures()["depth1_mean_score"]
+    # "estimated" exactly when some next deal or some order after it was sampled
+    assert d1.sampled == (search.sampled or search.inner.horizon_sampled)
+    assert (d1.figure == "depth1_estimated_upper_bound") == d1.sampled
+    assert ("an estimated upper bound, not achievable" in d1.description) == d1.sampled
+    assert "exact" not in d1.description
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
