@@ -9,9 +9,10 @@ from scoundrel_solver.scoundrel.answers import HintAnswer, TableFlags
 from scoundrel_solver.scoundrel.explain import Explanation
 from scoundrel_solver.scoundrel.hints import Hint
 from scoundrel_solver.scoundrel.table import DEFAULT_RNG_SEED, DEFAULT_SAMPLES
-from scoundrel_solver.scoundrel.tablehint import DEFAULT_BELIEF_SECONDS
+from scoundrel_solver.scoundrel.lookahead import DEFAULT_DEALS, DEFAULT_ORDERS
+from scoundrel_solver.scoundrel.tablehint import DEFAULT_BELIEF_SECONDS, LOOKAHEADS
 
-from ..options import MAX_RNG_SEED, MAX_SAMPLES, WholeNumber, json_option, progress_option, typed
+from ..options import MAX_RNG_SEED, MAX_SAMPLES, OneOf, WholeNumber, json_option, progress_option, typed
 from ..output import print_json
 from . import render
 from .options import GameChoice, game_options, pretty_option, search_options, threads_option, time_option
@@ -48,6 +49,15 @@ recommended action also gets an achievable figure: the hint's own rule, which
 cannot see the order, played to the end over --samples orders (a lower bound
 estimate with 95% intervals and its number of games; in the last 3/8 of
 --time, and --samples games with --time 0).
+--lookahead depth1 (opt-in) adds, where the belief figure is not exact, the
+depth-1 belief value: this room and the next decided without seeing the
+order, the order seen after, over --depth1-deals next deals and
+--depth1-orders orders (sampled from --rng-seed): an estimated upper bound,
+not achievable, tighter than the depth-0 one; it then ranks the actions.
+Bounded by those counts only (the same answer on every machine), not cut by
+--time; at most 33 unseen cards (beyond: not given, with the reason).
+  scoundrel-solve hint --room "3C QC 8D KC" --health 6 --weapon 7D --last-kill 12 \\
+      --gone "5D 3H 7C 4H 9H AC QS 2C" --lookahead depth1 --depth1-deals 4 --depth1-orders 4
 Cards of the room are in row order (a carried card first).  Give the cards
 already gone (discarded, slain, drunk; the equipped weapon may be listed or
 not) with --gone, or the face-down cards with --unseen; cards known to lie
@@ -115,6 +125,13 @@ def _table_options(f):
 @click.option("--explain", "explain", default=None, metavar="ACTION",
               help="Why is ACTION (e.g. 5D, 8Cb, avoid) worse: its line next to the best action's.")
 @_table_options
+@click.option("--lookahead", type=OneOf(LOOKAHEADS), default=None,
+              help="Real table: add the depth-1 belief value (an estimated upper bound; counts only, not cut "
+                   "by --time) and rank by it.")
+@click.option("--depth1-deals", type=WholeNumber(1, MAX_SAMPLES), default=None,
+              help=f"With --lookahead depth1: next deals it is valued over [default: {DEFAULT_DEALS}].")
+@click.option("--depth1-orders", type=WholeNumber(1, MAX_SAMPLES), default=None,
+              help=f"With --lookahead depth1: orders per deal after the next room [default: {DEFAULT_ORDERS}].")
 @json_option
 @pretty_option
 @time_option
@@ -122,15 +139,16 @@ def _table_options(f):
 @threads_option
 @progress_option
 @click.pass_context
-def hint_command(ctx, game: GameChoice, moves, explain, hide_order, samples, rng_seed, belief_seconds, as_json,
-                 pretty, budget, max_nodes, timeout, tt_mb, threads, progress, **table):
+def hint_command(ctx, game: GameChoice, moves, explain, hide_order, samples, rng_seed, belief_seconds, lookahead,
+                 depth1_deals, depth1_orders, as_json, pretty, budget, max_nodes, timeout, tt_mb, threads, progress,
+                 **table):
     table = TableFlags(**table)
     with ProgressLine(enabled=progress) as line:
         answer = answers.hint_of(
             game, moves, explain, hide_order, table, samples=samples, rng_seed=rng_seed,
             belief_seconds=belief_seconds if typed(ctx, "belief_seconds") else None, budget=budget,
             max_nodes=max_nodes, timeout=timeout, tt_mb=tt_mb, threads=threads if typed(ctx, "threads") else None,
-            progress=line)
+            progress=line, lookahead=lookahead, depth1_deals=depth1_deals, depth1_orders=depth1_orders)
     if as_json:
         print_json(answer.as_dict())
     elif answer.kind == "explain":

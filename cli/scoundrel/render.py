@@ -348,9 +348,17 @@ def _table_hint_lines(hint, pretty: bool) -> list:
                       and hint.orders < hint.orders_planned else ""))
     if not hint.clairvoyant_proven:
         out.append("NOT PROVEN: a search limit was reached on some orders.")
+    d1 = getattr(hint, "depth1", None)
+    if d1 is not None:
+        out.extend(_depth1_lines(d1))
     best = hint.actions[0]
     line = f"Best: {action_text(best.action, pretty)}"
-    if best.win_chance is not None:
+    if d1 is not None and best.depth1_win_chance is not None:
+        mean = signed(f"{float(best.depth1_mean_score):.1f}")
+        line += (f" (depth-1 {'estimated ' if d1.sampled else ''}upper bound: "
+                 f"win {100 * float(best.depth1_win_chance):.0f} %, mean {mean}"
+                 f"; seeing the order (clairvoyant bound): win {100 * best.clairvoyant_win_chance:.0f} %)")
+    elif best.win_chance is not None:
         who = "a player who cannot see the order" if hint.achievable == "exact" else \
             "at most, for a player who cannot see the order"
         line += f" ({who}: win {100 * float(best.win_chance):.0f} %, mean {signed(f'{float(best.mean_score):.1f}')}"
@@ -362,15 +370,23 @@ def _table_hint_lines(hint, pretty: bool) -> list:
     ci = hint.clairvoyant in ("sampled", "partial")
     head = "exact" if hint.achievable == "exact" else "upper bound" if hint.achievable == "upper_bound" else ""
     cw = 22 if ci else 7
+    # the depth-1 column, first when given (it ranks the actions)
+    deep = d1 is not None and all(a.depth1_win_chance is not None for a in hint.actions)
+    d_head = ("depth-1 est. bound" if d1.sampled else "depth-1 bound") if deep else ""
+    d_top = f"{d_head:<22}  " if deep else ""
+    d_cols = f"{'win':<7}  {'mean':<12}  " if deep else ""
     if head:
-        out.append(f"  {'':<{width}}  {head + ' (order unseen)':<22}  clairvoyant bound (order seen)")
-        out.append(f"  {'action':<{width}}  {'win':<7}  {'mean':<12}  {'win':<{cw}}  mean")
+        out.append(f"  {'':<{width}}  {d_top}{head + ' (order unseen)':<22}  clairvoyant bound (order seen)")
+        out.append(f"  {'action':<{width}}  {d_cols}{'win':<7}  {'mean':<12}  {'win':<{cw}}  mean")
     else:
-        out.append(f"  {'':<{width}}  clairvoyant bound (order seen)")
-        out.append(f"  {'action':<{width}}  {'win':<{cw}}  mean")
+        out.append(f"  {'':<{width}}  {d_top}clairvoyant bound (order seen)")
+        out.append(f"  {'action':<{width}}  {d_cols}{'win':<{cw}}  mean")
     # as many decimals as the ranking needs (it is decided by the unrounded figures)
-    wd = md = cwd = cmd = 1
-    if head and all(a.win_chance is not None for a in hint.actions):
+    wd = md = cwd = cmd = dwd = dmd = 1
+    if deep:
+        dwd, dmd = ranking_digits([(float(a.depth1_win_chance), float(a.depth1_mean_score)) for a in hint.actions],
+                                  100)
+    elif head and all(a.win_chance is not None for a in hint.actions):
         wd, md = ranking_digits([(float(a.win_chance), float(a.mean_score)) for a in hint.actions], 100)
     elif not head:
         cwd, cmd = ranking_digits([(a.clairvoyant_win_chance, a.clairvoyant_mean_score) for a in hint.actions], 100)
@@ -384,10 +400,22 @@ def _table_hint_lines(hint, pretty: bool) -> list:
                 cmean += (f" ({signed(f'{a.clairvoyant_mean_low:.1f}')} to "
                           f"{signed(f'{a.clairvoyant_mean_high:.1f}')})")
         row = f"  {action_text(a.action, pretty):<{width}}  "
+        if deep:
+            row += f"{_pct(a.depth1_win_chance, dwd):<7}  {_num(a.depth1_mean_score, dmd):<12}  "
         if head:
             row += f"{_pct(a.win_chance, wd):<7}  {_num(a.mean_score, md):<12}  "
         out.append(row + f"{cwin:<{cw}}  {cmean}")
     return out
+
+
+def _depth1_lines(d1) -> list:
+    """The depth-1 figure (hint --lookahead depth1) named for what it is, or why it is absent."""
+    if d1.figure == "none":
+        return [f"Depth-1 belief value: not given ({d1.reason})."]
+    return [f"{d1.description[0].upper()}{d1.description[1:]}.",
+            f"It ranks the actions (enumerated, exact <= depth-1 <= depth-0: the tighter bound). "
+            f"Counts only (rng-seed {d1.rng_seed}), the same on every machine, not cut by --time: "
+            f"{d1.seconds:.2f} s."]
 
 
 def _achievable_lines(hint, pretty: bool) -> list:

@@ -386,17 +386,21 @@ def _one_budget(table: bool, belief_seconds, threads) -> None:
 def hint_of(choice: GameChoice, moves: str = "", explain: Optional[str] = None, hide_order: bool = False,
             table: TableFlags = TableFlags(), *, samples: int = None, rng_seed: int = None,
             belief_seconds: Optional[float] = None, budget: Optional[float] = None, max_nodes=None, timeout=None,
-            tt_mb: int = DEFAULT_TT_MB, threads=None, progress: ProgressLine = None) -> HintAnswer:
+            tt_mb: int = DEFAULT_TT_MB, threads=None, progress: ProgressLine = None, lookahead: Optional[str] = None,
+            depth1_deals: Optional[int] = None, depth1_orders: Optional[int] = None) -> HintAnswer:
     """``hint`` (``explain``: ``hint --explain ACTION``): the best next action of a deal after
     ``moves`` (exact; ``hide_order``: at a real table) or of a real table (``table``).
 
     The arguments are the command's options; None is an option not given (``budget``:
     ``--time``; ``belief_seconds`` and ``threads`` belong to one kind of hint each, and
     giving one to the other is an error).  ``progress``: the line an exact hint tells
-    while it waits.
+    while it waits.  ``lookahead`` ("depth1") and its counts ``depth1_deals``/``depth1_orders``:
+    the real-table hint's opt-in depth-1 figure (:func:`.tablehint.table_hint`); refused on an
+    exact hint and with ``explain``.
     """
     from .table import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, TablePosition, known_bottom_of_line
-    from .tablehint import DEFAULT_BELIEF_SECONDS, table_hint
+    from .tablehint import DEFAULT_BELIEF_SECONDS, check_lookahead, table_hint
+    check_lookahead(lookahead, depth1_deals, depth1_orders)
     samples = DEFAULT_SAMPLES if samples is None else samples
     rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     beliefs = DEFAULT_BELIEF_SECONDS if belief_seconds is None else belief_seconds
@@ -404,15 +408,21 @@ def hint_of(choice: GameChoice, moves: str = "", explain: Optional[str] = None, 
     def table_answer(position, game=None, played=0) -> HintAnswer:
         _one_budget(True, belief_seconds, threads)
         if explain is not None:
+            if lookahead is not None:
+                raise OptionError("--lookahead is for the hint, not for --explain")
             why = explain_table_hint(position, explain, samples, rng_seed, beliefs, max_nodes, timeout, tt_mb)
             return HintAnswer("explain", why, game, played)
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
                           tt_mb=min(tt_mb, 256), belief_seconds=beliefs,
-                          time_budget=table_budget(budget, max_nodes, timeout) or None, achievable_games=samples)
+                          time_budget=table_budget(budget, max_nodes, timeout) or None, achievable_games=samples,
+                          lookahead=lookahead, depth1_deals=depth1_deals, depth1_orders=depth1_orders)
         return HintAnswer("hint", hint, game, played, position)
 
     def exact_answer(state, game=None, played=0) -> HintAnswer:
         _one_budget(False, belief_seconds, threads)
+        if lookahead is not None:
+            raise OptionError("--lookahead is for a real-table hint (--room, --position with unseen cards, "
+                              "or --table); an exact hint is exact already")
         if explain is not None:
             why = explain_exact_within(state, explain, budget, max_nodes, timeout, tt_mb, progress=progress,
                                        threads=threads)

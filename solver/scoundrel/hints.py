@@ -125,6 +125,10 @@ class Hint:
     achievable_stopped: bool = False  # the budget stopped the games before every planned one
     # exact hints: how actions of equal proven score were ordered (TIE_ORDERS)
     ties: str = "none"
+    # table hints: the opt-in look-ahead ("depth1": solver/scoundrel/lookahead.py), None when not asked,
+    # and what its figure is (Depth1Figure), None when not asked
+    lookahead: Optional[str] = None
+    depth1: Optional["Depth1Figure"] = None
 
     def figures(self) -> dict:
         """Table hints: what each figure of an action is (JSON ``figures``), keyed by its name."""
@@ -132,7 +136,9 @@ class Hint:
         return {"win_chance": belief, "mean_score": belief,
                 "clairvoyant_win_chance": "clairvoyant_upper_bound",
                 "clairvoyant_mean_score": "clairvoyant_upper_bound",
-                "achievable_win_chance": self.achievable_figure, "achievable_mean_score": self.achievable_figure}
+                "achievable_win_chance": self.achievable_figure, "achievable_mean_score": self.achievable_figure,
+                "depth1_win_chance": self.depth1.figure if self.depth1 else "none",
+                "depth1_mean_score": self.depth1.figure if self.depth1 else "none"}
 
     @property
     def best(self):
@@ -165,7 +171,8 @@ class Hint:
                      orders_planned=self.orders_planned,
                      distinct_orders=self.distinct_orders, unseen=self.unseen, rng_seed=self.rng_seed,
                      figures=self.figures(), achievable_reason=self.achievable_reason,
-                     achievable_planned=self.achievable_planned, achievable_stopped=self.achievable_stopped)
+                     achievable_planned=self.achievable_planned, achievable_stopped=self.achievable_stopped,
+                     lookahead=self.lookahead, depth1=self.depth1.as_dict() if self.depth1 else None)
         d.update(nodes=self.nodes, solves=self.solves, seconds=round(self.seconds, 6))
         return d
 
@@ -197,6 +204,10 @@ class TableActionValue:
     # the recommended action only: a policy that cannot see the order played forward
     # (solver/scoundrel/achievable.py), a lower bound estimate; None where not played
     achievable: Optional[object] = None     # achievable.PolicyGames
+    # asked for (hint --lookahead depth1): the depth-1 belief value (Hint.depth1 names it: an
+    # upper bound, estimated when sampled); None where not asked or not given
+    depth1_win_chance: Optional[float] = None
+    depth1_mean_score: Optional[float] = None
 
     def as_dict(self) -> dict:
         """``$defs/table_action_value`` of the schema; missing figures are null."""
@@ -216,4 +227,39 @@ class TableActionValue:
                 "achievable_mean_score": f(g.mean_score, 4) if games else None,
                 "achievable_mean_score_ci": None if mc is None else [f(x, 4) for x in mc],
                 "achievable_games": games,
-                "achievable_policy": None if g is None else g.policy}
+                "achievable_policy": None if g is None else g.policy,
+                "depth1_win_chance": f(self.depth1_win_chance, 6),
+                "depth1_mean_score": f(self.depth1_mean_score, 4)}
+
+
+@dataclass(frozen=True)
+class Depth1Figure:
+    """What a table hint's depth-1 figure is (``hint --lookahead depth1``; :mod:`.lookahead`).
+
+    ``figure``: ``"depth1_estimated_upper_bound"`` (some next deal or some order after it was
+    sampled: an estimate of an upper bound), ``"depth1_upper_bound"`` (every distinct next deal
+    and every order after it used: the depth-1 belief value itself, an upper bound on the exact
+    one), or ``"none"`` with ``reason``.  ``description`` names it in words (the text and the
+    JSON say the same).  ``deals``/``orders``: the counts asked; ``next_deals``: the next deals it
+    was valued over (fewer than ``deals`` when every distinct one was used); ``rng_seed``: the
+    seed they were drawn from (with the unseen cards).  Bounded by counts,
+    never by the time budget: ``seconds`` is what it took, on top of the rest of the hint.
+    """
+
+    figure: str
+    description: str
+    deals: int
+    orders: int
+    reason: Optional[str] = None
+    next_deals: int = 0
+    sampled: bool = True
+    seconds: float = 0.0
+    next_beliefs: int = 0
+    rng_seed: Optional[int] = None
+
+    def as_dict(self) -> dict:
+        """``depth1`` of a table hint in the schema."""
+        return {"figure": self.figure, "description": self.description, "reason": self.reason,
+                "deals": self.deals, "orders": self.orders, "next_deals": self.next_deals,
+                "sampled": self.sampled, "rng_seed": self.rng_seed, "seconds": round(self.seconds, 6),
+                "next_beliefs": self.next_beliefs}

@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..intervals import mean_ci, wilson
-from .hints import Hint, TableActionValue
+from .hints import Depth1Figure, Hint, TableActionValue
 from .position import _show
 from .rules import MAX_HEALTH
 from .search import default_engine
@@ -28,6 +28,8 @@ DEFAULT_BELIEF_SECONDS = 5.0
 # Within a budget, with the achievable figure asked: the clairvoyant orders take at most
 # the first half, the belief search stops at this share, the policy's games take the rest.
 BELIEF_SHARE = 0.625
+# The opt-in look-aheads of table_hint: the depth-1 belief value (solver/scoundrel/lookahead.py).
+LOOKAHEADS = ("depth1",)
 
 
 def score_range(state: State) -> tuple:
@@ -47,7 +49,8 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                tt_mb: int = 64, max_nodes=None, timeout=None, cache: Optional[SolveCache] = None,
                engine: Optional[str] = None, enumerate_limit: int = ENUMERATE_LIMIT,
                belief_seconds: Optional[float] = DEFAULT_BELIEF_SECONDS, max_beliefs: Optional[int] = None,
-               time_budget: Optional[float] = None, achievable_games: int = 0) -> Hint:
+               time_budget: Optional[float] = None, achievable_games: int = 0, lookahead: Optional[str] = None,
+               depth1_deals: Optional[int] = None, depth1_orders: Optional[int] = None) -> Hint:
     """Rate every legal action when the order of the unseen cards is unknown.
 
     The figures of each action (:class:`TableActionValue`; ``Hint.figures()``
@@ -79,9 +82,24 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
       figure's): a **lower bound estimate** with its 95 % intervals
       (:mod:`.achievable`).
 
-    Actions are ranked by the belief figure (win chance, then mean score)
-    when there is one, else by the clairvoyant figure, then by the fixed order
-    of legal actions (the policy's figure never changes the ranking).
+    * **depth-1 belief value** (``lookahead="depth1"``, opt-in; only when the
+      belief figure is not exact, where it would add nothing): this room and the
+      next decided without seeing the order, the order seen after
+      (:meth:`.lookahead.Depth1Search.action_values` over ``depth1_deals`` next
+      deals and ``depth1_orders`` orders after them, defaults
+      :data:`.lookahead.DEFAULT_DEALS` / :data:`.lookahead.DEFAULT_ORDERS`,
+      drawn from ``rng_seed``): an **upper bound** on the exact belief value,
+      tighter than the depth-0 one (exact <= depth-1 <= depth-0), an estimate
+      of it when sampled (:class:`.hints.Depth1Figure` names it).  Bounded by
+      counts only, so the same answer on every machine: it is **not** cut by
+      ``time_budget`` (its seconds come on top, and are reported).  Past the C
+      engine's reach (more than :data:`.lookahead.MAX_ROOT_UNSEEN` unseen cards)
+      it is absent, with the reason.
+
+    Actions are ranked by the depth-1 figure when there is one (win chance,
+    then mean score), else by the belief figure when there is one, else by
+    the clairvoyant figure, then by the fixed order of legal actions (the
+    policy's figure never changes the ranking).
 
     ``time_budget`` (seconds; None or 0: none): the whole hint answers within
     it, give or take one search's check of the clock.  The clairvoyant orders
@@ -99,11 +117,13 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
 
     The steps, each a function below: :func:`_check_table_request`, then
     :func:`_clairvoyant_figures`, :func:`_belief_figures` (within its share of the
-    budget), :func:`_table_action_values` (each action's figures, ranked) and
+    budget), :func:`_depth1_figures` (when asked; outside the budget),
+    :func:`_table_action_values` (each action's figures, ranked) and
     :func:`_policy_figure` (the achievable figure of the recommended action); the
     Hint is assembled here.
     """
     _check_table_request(samples, achievable_games)
+    check_lookahead(lookahead, depth1_deals, depth1_orders)
     t0 = time.perf_counter()
     deadline = t0 + time_budget if time_budget else None
     probe = position.state(position.unseen)
@@ -117,7 +137,13 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                              samples=samples, rng_seed=rng_seed, tt_mb=tt_mb, max_nodes=max_nodes, timeout=timeout,
                              cache=cache, engine=engine, enumerate_limit=enumerate_limit,
                              belief_seconds=belief_seconds, max_beliefs=max_beliefs)
-    ranked = _table_action_values(actions, clair, belief, probe)
+    depth1 = values1 = None
+    if lookahead == "depth1":
+        depth1, values1 = _depth1_figures(position, actions, belief, deals=depth1_deals, orders=depth1_orders,
+                                          rng_seed=rng_seed, tt_mb=tt_mb)
+        if deadline is not None:
+            deadline += depth1.seconds      # counts only: its time is not taken from the budget
+    ranked = _table_action_values(actions, clair, belief, probe, values1)
     policy = _policy_figure(position, ranked, valuer, belief=belief, distinct=clair.distinct,
                             games=achievable_games, rng_seed=rng_seed, deadline=deadline, tt_mb=tt_mb,
                             max_nodes=max_nodes, timeout=timeout, cache=cache, engine=engine)
@@ -129,7 +155,8 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                 depth=belief.depth, beliefs=belief.beliefs, clairvoyant=clair.kind, clairvoyant_proven=clair.proven,
                 sampled_leaves=belief.sampled_leaves, budget=float(time_budget or 0.0), orders_planned=clair.planned,
                 achievable_figure=policy.figure, achievable_reason=policy.reason,
-                achievable_planned=policy.planned, achievable_stopped=policy.stopped)
+                achievable_planned=policy.planned, achievable_stopped=policy.stopped,
+                lookahead=lookahead, depth1=depth1)
 
 
 def _check_table_request(samples: int, achievable_games) -> None:
@@ -278,14 +305,16 @@ def _belief_figures(position: TablePosition, valuer: _Valuer, *, t0: float, time
     return out
 
 
-def _table_action_values(actions: list, clair: _Clairvoyant, belief: _Beliefs, probe: State) -> tuple:
+def _table_action_values(actions: list, clair: _Clairvoyant, belief: _Beliefs, probe: State,
+                         depth1: Optional[list] = None) -> tuple:
     """Each action's figures (:class:`TableActionValue`), best first.
 
     The clairvoyant figure with its interval: equal ends when every order was enumerated;
     proven bounds over all the orders when the budget cut an enumeration (each order not
     solved at the worst and the best score of ``probe``, the position); 95 % intervals over
-    sampled orders.  Ranked by the belief figure when there is one, else by the
-    clairvoyant one, then by the order of ``actions``.
+    sampled orders.  Ranked by the depth-1 figure (``depth1``: per action, (win chance,
+    mean score)) when there is one, else by the belief figure when there is one, else by
+    the clairvoyant one, then by the order of ``actions``.
     """
     values = []
     for i, (action, sc) in enumerate(zip(actions, clair.scores)):
@@ -311,15 +340,88 @@ def _table_action_values(actions: list, clair: _Clairvoyant, belief: _Beliefs, p
         w = m = None
         if belief.values is not None:
             w, m = belief.values[i]
+        dw = dm = None
+        if depth1 is not None:
+            dw, dm = depth1[i]
         values.append(TableActionValue(action, w, m, exact=belief.achievable == "exact",
                                        clairvoyant_win_chance=wins / n if n else 0.0, clairvoyant_win_low=lo_w,
                                        clairvoyant_win_high=hi_w, clairvoyant_mean_score=mean,
-                                       clairvoyant_mean_low=lo_m, clairvoyant_mean_high=hi_m, samples=n))
-    if belief.values is not None:
+                                       clairvoyant_mean_low=lo_m, clairvoyant_mean_high=hi_m, samples=n,
+                                       depth1_win_chance=dw, depth1_mean_score=dm))
+    if depth1 is not None:
+        rank = lambda i: (-values[i].depth1_win_chance, -values[i].depth1_mean_score, i)  # noqa: E731
+    elif belief.values is not None:
         rank = lambda i: (-values[i].win_chance, -values[i].mean_score, i)  # noqa: E731
     else:
         rank = lambda i: (-values[i].clairvoyant_win_chance, -values[i].clairvoyant_mean_score, i)  # noqa: E731
     return tuple(values[i] for i in sorted(range(len(values)), key=rank))
+
+
+def check_lookahead(lookahead, deals, orders) -> None:
+    """Refuse a look-ahead the hint does not know, counts that are not whole numbers of at
+    least 1, and counts given without the look-ahead they are for (the CLI's and the
+    service's check too, before any search)."""
+    if lookahead is not None and lookahead not in LOOKAHEADS:
+        raise OptionError(f"--lookahead: expected one of {', '.join(LOOKAHEADS)}, got {_show(lookahead)}")
+    for name, value in (("--depth1-deals", deals), ("--depth1-orders", orders)):
+        if value is None:
+            continue
+        if lookahead != "depth1":
+            raise OptionError(f"{name} is for the depth-1 figure: give --lookahead depth1 too")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise OptionError(f"{name}: expected a whole number of at least 1, got {_show(value)}")
+
+
+def depth1_description(deals: int, orders: int, next_deals: int, deals_sampled: bool, orders_sampled: bool) -> str:
+    """The depth-1 figure named for what it is (the text and the JSON say this): counts of
+    ``deals`` next deals (or every one of the ``next_deals`` distinct ones when they were not
+    sampled) and ``orders`` orders after them."""
+    what = "this room and the next decided without seeing the order, the order seen after"
+    if deals_sampled:
+        return (f"depth-1 belief value (sampled: {deals} next deals, {orders} orders): {what}; "
+                f"an estimated upper bound, not achievable")
+    if orders_sampled:
+        return (f"depth-1 belief value (every one of the {next_deals} distinct next deals; sampled: {orders} "
+                f"orders): {what}; an estimated upper bound, not achievable")
+    return (f"depth-1 belief value (every one of the {next_deals} distinct next deals, every order after): "
+            f"{what}; an upper bound, not necessarily achievable")
+
+
+def _depth1_figures(position: TablePosition, actions: list, belief: _Beliefs, *, deals: Optional[int],
+                    orders: Optional[int], rng_seed: int, tt_mb: int) -> tuple:
+    """The depth-1 belief value of each of ``actions`` (:meth:`.lookahead.Depth1Search.action_values`,
+    in the order of ``actions``), or None with the reason: ``(Depth1Figure, values or None)``.
+
+    Not computed where the belief figure is exact (the depth-1 value cannot be closer), nor
+    past the C engine's reach (:class:`.beliefsearch.BudgetExceeded`).  Counts only, no clock.
+    """
+    from .beliefsearch import BudgetExceeded
+    from .lookahead import DEFAULT_DEALS, DEFAULT_ORDERS, Depth1Search
+    deals = DEFAULT_DEALS if deals is None else deals
+    orders = DEFAULT_ORDERS if orders is None else orders
+    sampled_name = depth1_description(deals, orders, 0, True, True)
+    if belief.achievable == "exact":
+        return Depth1Figure("none", sampled_name, deals, orders, sampled=False, rng_seed=rng_seed,
+                            reason="not needed: the belief search is exact; depth-1 adds nothing"), None
+    t = time.perf_counter()
+    search = Depth1Search(position.rules, deals=deals, orders=orders, rng_seed=rng_seed, tt_mb=tt_mb)
+    try:
+        by_action = dict(search.action_values(position))
+    except BudgetExceeded as exc:
+        return Depth1Figure("none", sampled_name, deals, orders, seconds=time.perf_counter() - t, rng_seed=rng_seed,
+                            reason=f"beyond its reach ({exc}; the C engine's limit)"), None
+    seconds = time.perf_counter() - t
+    if set(by_action) != set(actions):      # both are the rules engine's legal actions of the position
+        raise AssertionError("the depth-1 search valued other actions than the hint's")
+    values = [by_action[a] for a in actions]
+    deals_sampled, orders_sampled = search.sampled, search.inner.horizon_sampled
+    next_deals = len(search.deal_orders(position))
+    sampled = deals_sampled or orders_sampled
+    figure = "depth1_estimated_upper_bound" if sampled else "depth1_upper_bound"
+    return Depth1Figure(figure, depth1_description(deals, orders, next_deals, deals_sampled, orders_sampled),
+                        deals, orders,
+                        next_deals=next_deals, sampled=sampled, seconds=seconds,
+                        next_beliefs=search.next_beliefs, rng_seed=rng_seed), values
 
 
 @dataclass

@@ -23,6 +23,8 @@ SEARCH = {"max_nodes": INT, "timeout": NUM, "tt_mb": INT}
 TABLE = {"table": BOOL, "room": STR, "health": STR, "weapon": STR, "last_kill": STR, "leader": INT,
          "taken": INT, "potion_used": STR, "help_used": BOOL, "avoided": BOOL, "gone": STR, "unseen": STR,
          "bottom": STR, "position": JSON, "samples": INT, "rng_seed": INT}
+# the real-table hint's opt-in depth-1 figure (hint --lookahead depth1 [--depth1-deals N] [--depth1-orders M])
+LOOKAHEAD = {"lookahead": STR, "depth1_deals": INT, "depth1_orders": INT}
 DAILY = {"date": STR, "difficulty": STR, "method": STR}
 
 WARM_UP = jobs.WARM_UP
@@ -132,7 +134,7 @@ async def undo(service, ep: Endpoint, params: dict) -> tuple:
 ENDPOINTS = [
     Endpoint("/api/solve", "solve", {**GAME, **SEARCH}, "Solve a dungeon: the optimal score, proven, and a line "
              "(= scoundrel-solve solve --json).", "solve", handler=search),
-    Endpoint("/api/hint", "hint", {**GAME, "moves": STR, **TABLE, "time": NUM, **SEARCH},
+    Endpoint("/api/hint", "hint", {**GAME, "moves": STR, **TABLE, **LOOKAHEAD, "time": NUM, **SEARCH},
              "The best next action and every action's value: exact for a numbered deal, real-table with "
              "table=true, room=... or position={...} (= scoundrel-solve hint --json).", "hint", handler=hint),
     Endpoint("/api/explain", "explain", {**GAME, "moves": STR, "move": STR, **SEARCH},
@@ -158,6 +160,6 @@ ENDPOINTS = [
     Endpoint("/api/game/undo", "undo", {**GAME, "line": STR, "count": INT},
              "Take back the last move (or count moves) of the line.", "replay", handler=undo),
     Endpoint("/api/game/hint", "hint", {**GAME, "line": STR, "table": BOOL, "samples": INT, "rng_seed": INT,
-                                        "time": NUM, **SEARCH},
+                                        **LOOKAHEAD, "time": NUM, **SEARCH},
              "The hint of the game's position (the line played so far).", "hint", handler=hint),
 ]

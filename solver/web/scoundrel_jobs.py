@@ -28,6 +28,7 @@ def _checks() -> dict:
     from ..scoundrel.daily import METHODS
     from ..scoundrel.rating import LABEL_NAMES
     from ..scoundrel.rules import DECK_SIZES, DURABILITIES, FLEES, MODES
+    from ..scoundrel.tablehint import LOOKAHEADS
     return {
         "mode": (one_of, MODES), "flee": (one_of, FLEES), "durability": (one_of, DURABILITIES),
         "deck_size": (one_of, tuple(str(n) for n in DECK_SIZES)),
@@ -36,6 +37,8 @@ def _checks() -> dict:
         "leader": (whole_number, 1, 2), "taken": (whole_number, 0, 3),
         "samples": (whole_number, 1, MAX_SAMPLES), "rng_seed": (whole_number, 0, MAX_RNG_SEED),
         "difficulty": (one_of, LABEL_NAMES[:-1]), "method": (one_of, METHODS),
+        "lookahead": (one_of, LOOKAHEADS), "depth1_deals": (whole_number, 1, MAX_SAMPLES),
+        "depth1_orders": (whole_number, 1, MAX_SAMPLES),
     }
 
 
@@ -115,7 +118,9 @@ def hint(params: dict) -> dict:
     if "position" in flags:
         flags["position"] = _Text(flags["position"])
     return hint_answer(_choice(p), p.get("moves", ""), p.get("explain"), p.get("table", False), TableFlags(**flags),
-                       samples=p.get("samples"), rng_seed=p.get("rng_seed"), budget=p.get("time"), **_search(p))
+                       samples=p.get("samples"), rng_seed=p.get("rng_seed"), budget=p.get("time"),
+                       lookahead=p.get("lookahead"), depth1_deals=p.get("depth1_deals"),
+                       depth1_orders=p.get("depth1_orders"), **_search(p))
 
 
 def explain(params: dict) -> tuple:

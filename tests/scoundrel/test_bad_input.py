@@ -160,6 +160,16 @@ case("table-hint-with-negative-time", *TABLE, "--time", "-1", says="--time")
 case("seed-table-hint-with-nan-time", "hint", "--seed", "1", "--table", "--time", "nan", says="--time")
 case("exact-hint-with-belief-seconds", "hint", "--seed", "1", "--belief-seconds", "2", says="--belief-seconds")
 case("last-kill-abc", *TABLE, "--weapon", "7D", "--last-kill", "abc", says="kill")
+# the real-table hint's opt-in depth-1 figure (issue 62): its name, its counts, and where it belongs
+for value in ["depth2", "depth0", "", "DEPTH1 "]:
+    case(f"lookahead-{value or 'empty'}", *TABLE, "--lookahead", value, says="--lookahead")
+for flag in ("--depth1-deals", "--depth1-orders"):
+    for value in ["0", "-1", "1000001", str(2 ** 64), "abc", "1.5", ""]:
+        case(f"{flag[2:]}-{value[:12] or 'empty'}", *TABLE, "--lookahead", "depth1", flag, value, says=flag)
+    case(f"{flag[2:]}-without-lookahead", *TABLE, flag, "4", says=flag)
+case("lookahead-on-an-exact-hint", "hint", "--seed", "1", "--lookahead", "depth1", says="--lookahead")
+case("depth1-deals-on-an-exact-hint", "hint", "--seed", "1", "--depth1-deals", "4", says="--depth1-deals")
+case("lookahead-with-explain", *TABLE, "--lookahead", "depth1", "--explain", "3C", says="--lookahead")
 case("weapon-abc", *TABLE, "--weapon", "abc", says="weapon")
 case("last-kill-without-weapon", *TABLE, "--last-kill", "5", says="weapon")
 for value in ["7S", "KH", "ZZ", "99", "0"]:
