@@ -9,8 +9,8 @@ The published Glitzerhaus figures (docs/statistics.md) make the two stack steps 
 low-cards setup policy and then let both players see every card for the open choice (the exact
 2 x 2 open-stack game).  The ``table`` bot makes the open choice by the setup hint instead,
 from what its seat knows (its own two stacks, what it laid, passed and received), over
-``--samples`` drawn deals (16, as the bot), and the stack steps the same way (4 deals a
-step, as the bot).  Per deal:
+``--samples`` drawn deals (16, as the bot), and the stack steps the same way (8 deals a
+step as the bot; the runs below at 4).  Per deal:
 
 ``--step open`` (both stack steps by the low-cards policy; the deal's four open-stack cells
 solved exactly):

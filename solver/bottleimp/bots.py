@@ -121,15 +121,18 @@ class TableBot:
     :attr:`SETUP_SAMPLES` deals drawn for what the seat knows (a fixed count: the choice
     depends on nothing but the game), under the hint's default model of the opponent and of
     the steps still to come; a step whose count is 0 is made by :func:`low_cards_setup`.
-    Glitzerhaus's stack steps get 4 deals (72 choices raced over 2, then the better half over
-    4: about 15 CPU seconds a step, benchmarks/README.md), the exchange 32 and the open choice
-    16."""
+    Glitzerhaus's stack steps get 8 deals (72 choices raced over 2, the better half over 4, the
+    better half of those over 8: about 20 CPU seconds a step), the exchange 32 and the open
+    choice 16.  8, not 4, at the stack steps: replayed on every choice's values over 16 deals at
+    stack 2 (``race_schedule.py``, 9 positions), 4 deals picked the 16 deals' choice at 6 and lost
+    2.4 coins on average by the 16 deals' figures, 8 deals lost 0.5, for 1.3 times the cells
+    (benchmarks/README.md, "The race against the unraced hint")."""
 
     name = "table"
     needs_history = True
     WORLDS = 16
     #: drawn deals a setup step, by step (0: the low-cards setup policy)
-    SETUP_SAMPLES = {"pass": 32, "s1": 4, "s2": 4, "open": 16}
+    SETUP_SAMPLES = {"pass": 32, "s1": 8, "s2": 8, "open": 16}
 
     def __init__(self, seed: int = 0, worlds: int = WORLDS):
         self.worlds = worlds
