@@ -18,6 +18,7 @@ when the options themselves are wrong), with the command line's words.
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass
 from typing import Optional
 
@@ -29,6 +30,16 @@ from .notation import format_line, parse_action, parse_line, parse_room, replay,
 from .result import Result
 from .search import DEFAULT_TT_MB, default_threads, solve
 from .state import PositionError, State
+
+
+def _depth1_told(line: ProgressLine):
+    """The real-table hint's depth-1 figure as it goes, on ``line`` (it may take minutes)."""
+    t0 = time.perf_counter()
+
+    def tell(done: int, actions: int, beliefs: int) -> None:
+        line.show(f"hint: depth-1 figure, {done}/{actions} actions valued, {beliefs:,} next-room beliefs "
+                  f"({time.perf_counter() - t0:.1f} s)")
+    return tell
 
 
 def _line(progress) -> ProgressLine:
@@ -394,7 +405,7 @@ def hint_of(choice: GameChoice, moves: str = "", explain: Optional[str] = None, 
     The arguments are the command's options; None is an option not given (``budget``:
     ``--time``; ``belief_seconds`` and ``threads`` belong to one kind of hint each, and
     giving one to the other is an error).  ``progress``: the line an exact hint tells
-    while it waits.  ``lookahead`` ("depth1") and its counts ``depth1_deals``/``depth1_orders``:
+    while it waits (and a real-table hint while its depth-1 figure is valued).  ``lookahead`` ("depth1") and its counts ``depth1_deals``/``depth1_orders``:
     the real-table hint's opt-in depth-1 figure (:func:`.tablehint.table_hint`); refused on an
     exact hint and with ``explain``.
     """
@@ -415,7 +426,8 @@ def hint_of(choice: GameChoice, moves: str = "", explain: Optional[str] = None, 
         hint = table_hint(position, samples=samples, rng_seed=rng_seed, max_nodes=max_nodes, timeout=timeout,
                           tt_mb=min(tt_mb, 256), belief_seconds=beliefs,
                           time_budget=table_budget(budget, max_nodes, timeout) or None, achievable_games=samples,
-                          lookahead=lookahead, depth1_deals=depth1_deals, depth1_orders=depth1_orders)
+                          lookahead=lookahead, depth1_deals=depth1_deals, depth1_orders=depth1_orders,
+                          depth1_progress=None if progress is None else _depth1_told(progress))
         return HintAnswer("hint", hint, game, played, position)
 
     def exact_answer(state, game=None, played=0) -> HintAnswer:

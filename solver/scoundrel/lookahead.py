@@ -106,6 +106,7 @@ class Depth1Search:
         self.next_beliefs = 0      # beliefs of the next room valued (distinct, over the object's life)
         self.sampled = False       # some next deal was sampled, not enumerated
         self._values: dict = {}    # next room's belief -> its depth-0 value
+        self._tick = None          # told after each new next-room belief (action_values' progress)
 
     # ------------------------------------------------------------ entry points
     @property
@@ -123,12 +124,24 @@ class Depth1Search:
             self.sampled = True
         return list(orders)
 
-    def action_values(self, pos: TablePosition) -> list:
-        """``[(action, (win, mean)), ...]`` for every legal action, in the rules engine's order."""
+    def action_values(self, pos: TablePosition, progress=None) -> list:
+        """``[(action, (win, mean)), ...]`` for every legal action, in the rules engine's order.
+        ``progress(actions valued, actions, next-room beliefs valued)``, if given, after each
+        next-room belief and each action (a search of minutes at some 30 unseen cards)."""
         if len(pos.unseen) > MAX_ROOT_UNSEEN:
             raise BudgetExceeded(f"more than {MAX_ROOT_UNSEEN} unseen cards")
         run = _Decision(self, pos)
-        return [(a, run.action(run.root, a)) for a in run.root.legal_actions()]
+        actions, out = run.root.legal_actions(), []
+        if progress is not None:
+            self._tick = lambda: progress(len(out), len(actions), self.next_beliefs)
+        try:
+            for a in actions:
+                out.append((a, run.action(run.root, a)))
+                if progress is not None:
+                    progress(len(out), len(actions), self.next_beliefs)
+        finally:
+            self._tick = None
+        return out
 
     def choose(self, pos: TablePosition) -> tuple:
         """``(action, (win, mean))``: the first legal action (rules-engine order) of the best
@@ -155,6 +168,8 @@ class Depth1Search:
             self.next_beliefs += 1
             w, m = self.inner.value(nxt)
             hit = self._values[nxt] = (float(w), float(m))
+            if self._tick is not None:
+                self._tick()
         return hit
 
 

@@ -50,7 +50,8 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
                engine: Optional[str] = None, enumerate_limit: int = ENUMERATE_LIMIT,
                belief_seconds: Optional[float] = DEFAULT_BELIEF_SECONDS, max_beliefs: Optional[int] = None,
                time_budget: Optional[float] = None, achievable_games: int = 0, lookahead: Optional[str] = None,
-               depth1_deals: Optional[int] = None, depth1_orders: Optional[int] = None) -> Hint:
+               depth1_deals: Optional[int] = None, depth1_orders: Optional[int] = None,
+               depth1_progress=None) -> Hint:
     """Rate every legal action when the order of the unseen cards is unknown.
 
     The figures of each action (:class:`TableActionValue`; ``Hint.figures()``
@@ -94,7 +95,8 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
       counts only, so the same answer on every machine: it is **not** cut by
       ``time_budget`` (its seconds come on top, and are reported).  Past the C
       engine's reach (more than :data:`.lookahead.MAX_ROOT_UNSEEN` unseen cards)
-      it is absent, with the reason.
+      it is absent, with the reason.  ``depth1_progress(actions valued, actions,
+      next-room beliefs valued)`` is told as it goes (it may take minutes).
 
     Actions are ranked by the depth-1 figure when there is one (win chance,
     then mean score), else by the belief figure when there is one, else by
@@ -140,7 +142,7 @@ def table_hint(position: TablePosition, *, samples: int = DEFAULT_SAMPLES, rng_s
     depth1 = values1 = None
     if lookahead == "depth1":
         depth1, values1 = _depth1_figures(position, actions, belief, deals=depth1_deals, orders=depth1_orders,
-                                          rng_seed=rng_seed, tt_mb=tt_mb)
+                                          rng_seed=rng_seed, tt_mb=tt_mb, progress=depth1_progress)
         if deadline is not None:
             deadline += depth1.seconds      # counts only: its time is not taken from the budget
     ranked = _table_action_values(actions, clair, belief, probe, values1)
@@ -388,7 +390,7 @@ def depth1_description(deals: int, orders: int, next_deals: int, deals_sampled: 
 
 
 def _depth1_figures(position: TablePosition, actions: list, belief: _Beliefs, *, deals: Optional[int],
-                    orders: Optional[int], rng_seed: int, tt_mb: int) -> tuple:
+                    orders: Optional[int], rng_seed: int, tt_mb: int, progress=None) -> tuple:
     """The depth-1 belief value of each of ``actions`` (:meth:`.lookahead.Depth1Search.action_values`,
     in the order of ``actions``), or None with the reason: ``(Depth1Figure, values or None)``.
 
@@ -406,7 +408,7 @@ def _depth1_figures(position: TablePosition, actions: list, belief: _Beliefs, *,
     t = time.perf_counter()
     search = Depth1Search(position.rules, deals=deals, orders=orders, rng_seed=rng_seed, tt_mb=tt_mb)
     try:
-        by_action = dict(search.action_values(position))
+        by_action = dict(search.action_values(position, progress))
     except BudgetExceeded as exc:
         return Depth1Figure("none", sampled_name, deals, orders, seconds=time.perf_counter() - t, rng_seed=rng_seed,
                             reason=f"beyond its reach ({exc}; the C engine's limit)"), None

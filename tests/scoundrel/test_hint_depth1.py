@@ -164,3 +164,24 @@ def test_the_cli_json_validates_and_the_text_names_the_figure():
     d = json.loads(invoke(["hint", "--deck", SMALL, "--table", "--json"]).stdout)
     VALIDATOR.validate(d)
     assert d["lookahead"] is None and d["depth1"] is None
+
+
+def test_it_tells_its_progress_as_it_goes_and_the_figures_do_not_change(monkeypatch):
+    """It may take minutes: ``action_values`` tells after each next-room belief and each action,
+    the same figures told or not; ``hint --table --lookahead depth1 --progress`` shows it."""
+    pos = small_position(parse_cards(SMALL))
+    told = []
+    search = Depth1Search(pos.rules, deals=5, orders=4, rng_seed=3)
+    got = search.action_values(pos, lambda *t: told.append(t))
+    assert got == Depth1Search(pos.rules, deals=5, orders=4, rng_seed=3).action_values(pos)
+    n = len(got)
+    assert told[-1] == (n, n, search.next_beliefs) and search.next_beliefs > 0
+    assert [t for t in told if t[0] == t[1] == n] and all(a <= b for a, b in zip(told, told[1:]))
+    assert len(told) == n + search.next_beliefs                 # an action or a belief each
+    for name in ("SCOUNDREL_PROGRESS_DELAY", "SCOUNDREL_PROGRESS_EVERY"):
+        monkeypatch.setenv(name, "0")
+    args = ["hint", "--deck", SMALL, "--table", "--belief-seconds", "0", "--lookahead", "depth1",
+            "--depth1-deals", "4", "--depth1-orders", "3", "--samples", "8", "--json"]
+    shown = invoke([*args, "--progress"])
+    assert "hint: depth-1 figure, " in shown.stderr and "actions valued" in shown.stderr
+    assert invoke(args).stderr == ""
