@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import Optional
 
 from bench_solve import build_id
-from scoundrel_solver.batch import AppendFile, BatchError, JsonLines, parse_seeds, read_json_lines, seed_problem
+from scoundrel_solver.batch import (AppendFile, BatchError, JsonLines, parse_seeds, percentile, read_json_lines,
+                                    seed_problem)
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out, play_out_from, setup_out
 from scoundrel_solver.bottleimp.setupview import STEP_NAMES
@@ -212,9 +213,9 @@ def summary(args):
         mean = statistics.mean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
         seeds = [r["seed"] for r in records]
-        timed = sorted(r["cpu_seconds"] for r in records if "cpu_seconds" in r)
+        timed = [r["cpu_seconds"] for r in records if "cpu_seconds" in r]
         cost = (f"; CPU a deal (both games, one core): median {statistics.median(timed):.1f} s, "
-                f"p90 {timed[int(0.9 * (len(timed) - 1))]:.1f} s, max {timed[-1]:.1f} s over {len(timed)} deals"
+                f"p90 {percentile(timed, 90):.1f} s, max {max(timed):.1f} s over {len(timed)} deals"
                 if timed else "")
         if args.markdown:
             print(f"| {rec['variant']} | `{bot}` | `{rec['second']}` | {len(gains):,} ({min(seeds)}–{max(seeds)}) | "

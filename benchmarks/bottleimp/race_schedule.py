@@ -13,7 +13,7 @@ a first round of ``n0`` deals, :func:`.setuphint.survivors` after each round - c
 on these values exactly as the hint would run it.  ``summary`` replays the hint's schedule
 (``setuphint.rounds``), gentler ones (first rounds of 8 and 16 deals), and the hint at fewer
 deals (2, 4, 8, 16: the first deals of the same sequence, as ``--samples`` would draw them; the
-``table`` bot's stack steps draw 4) and prints, against the unraced recommendation on all the
+``table`` bot's stack steps draw 8) and prints, against the unraced recommendation on all the
 deals: how often each picks it, how often it is within 0.5 coin of it, the mean and the largest
 loss (in the unraced figures, coins a round for the seat), and the cells each solves.
 """

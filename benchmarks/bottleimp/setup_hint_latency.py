@@ -3,8 +3,8 @@
     python benchmarks/bottleimp/setup_hint_latency.py --variant glitzerhaus --step s2 --positions 10 [--time 10]
 
 Position ``k`` as in ``bench_setup_hint.py`` (deal k, seat A for odd k and B for even, the earlier
-steps by the low-cards policy).  Each hint runs with ``--time`` seconds (default: the hint's own,
-``setuphint.DEFAULT_SETUP_TIME``) on ``--workers`` processes (default 2, as the CLI), and the
+steps by the low-cards policy).  Each hint runs with ``--time`` seconds (default: the hint's own
+for the step, ``setuphint.DEFAULT_SETUP_TIMES``) on ``--workers`` processes (default 2, as the CLI), and the
 script prints per position the wall time, the deals drawn (0: none within the time: the hint
 says so) and the recommendation, then the median, p95 and max wall time and the deals' median
 and least.  Wall times depend on the machine and its load: the load average is printed with
@@ -18,7 +18,7 @@ import time
 
 from bench_setup_hint import position
 from scoundrel_solver.batch import percentile
-from scoundrel_solver.bottleimp.setuphint import DEFAULT_SETUP_TIME, SetupHintError, choice_text, setup_hint
+from scoundrel_solver.bottleimp.setuphint import DEFAULT_SETUP_TIMES, SetupHintError, choice_text, setup_hint
 from scoundrel_solver.bottleimp.setupview import STEP_NAMES
 
 
@@ -27,12 +27,14 @@ def main() -> int:
     p.add_argument("--variant", choices=["lopaka", "glitzerhaus"], required=True)
     p.add_argument("--step", choices=["pass", "s1", "s2", "open"], required=True)
     p.add_argument("--positions", type=int, default=10)
-    p.add_argument("--time", type=float, default=DEFAULT_SETUP_TIME)
+    p.add_argument("--time", type=float, default=None, help="seconds a hint (default: the step's own)")
     p.add_argument("--workers", type=int, default=2)
     args = p.parse_args()
     if args.step not in STEP_NAMES[args.variant]:
         print(f"error: {args.variant} has no step {args.step}", file=sys.stderr)
         return 2
+    if args.time is None:
+        args.time = DEFAULT_SETUP_TIMES[args.step]
     if args.positions < 1 or args.time <= 0 or args.workers < 1:
         print("error: --positions, --time and --workers take more than 0", file=sys.stderr)
         return 2
