@@ -119,7 +119,7 @@ from scoundrel_solver.scoundrel.beliefsearch import MAX_UNSEEN, BudgetExceeded, 
 from scoundrel_solver.scoundrel.lookahead import MAX_ROOT_UNSEEN, Depth1Search  # noqa: E402
 from scoundrel_solver.scoundrel.table import TablePosition, known_bottom_after  # noqa: E402
 from scoundrel_solver.scoundrel.tablehint import table_hint  # noqa: E402
-from scoundrel_solver.intervals import wilson  # noqa: E402
+from scoundrel_solver.intervals import sign_test, wilson  # noqa: E402
 from scoundrel_solver.scoundrel.notation import parse_action  # noqa: E402
 from scoundrel_solver.scoundrel.state import AVOID  # noqa: E402
 from bench_table_player import fail, load, parse_seeds, run_deals  # noqa: E402  (one runner for both)
@@ -553,17 +553,12 @@ def against(records, other: dict, label: str) -> None:
 
 
 def mcnemar(b: int, c: int) -> float:
-    """Exact two-sided McNemar p-value for ``b`` and ``c`` discordant pairs.
+    """Exact two-sided McNemar p-value for ``b`` and ``c`` discordant pairs (the sign test).
 
     >>> round(mcnemar(70, 44), 3)
     0.019
     """
-    n = b + c
-    if n == 0:
-        return 1.0
-    k = min(b, c)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
-    return min(1.0, 2 * tail)
+    return sign_test(b, c)
 
 
 def summary(records, endgame=None):

@@ -43,6 +43,22 @@ _T975 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 
          2.048407, 2.045230, 2.042272)
 
 
+def sign_test(b: int, c: int) -> float:
+    """The exact two-sided sign test's p-value for ``b`` pairs won by one side and ``c`` by the
+    other (ties left out); on paired wins and losses it is McNemar's exact test.
+
+    >>> round(sign_test(70, 44), 3)
+    0.019
+    >>> sign_test(0, 0), sign_test(3, 0)
+    (1.0, 0.25)
+    """
+    n = b + c
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
 def t975(df: int) -> float:
     """The 0.975 quantile of Student's t with ``df`` degrees of freedom (z beyond 120)."""
     if df <= len(_T975):

@@ -45,6 +45,7 @@ from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out, play_out_from, setup_out
 from scoundrel_solver.bottleimp.setupview import STEP_NAMES
 from scoundrel_solver.errors import InputError
+from scoundrel_solver.intervals import sign_test
 
 PAIRS = ["table:table-low", "table:greedy", "table-low:random", "table-low:lopaka-rule", "table-low:greedy",
          "double-dummy:table-low"]
@@ -196,8 +197,8 @@ def summary(args):
     if not args.out.is_dir():
         raise BatchError(f"{args.out} is not a folder of results")
     if args.markdown:
-        print("| variant | bot | against | deals | gain per round | 95 % interval |")
-        print("|---|---|---|---|---|---|")
+        print("| variant | bot | against | deals | gain per round | 95 % interval | deals won: bot / against / even (sign test) |")
+        print("|---|---|---|---|---|---|---|")
     for path in sorted(args.out.glob("*.jsonl")):
         by_seed = {rec["seed"]: rec for _, rec in read_pair(path).items}     # the last of a seed wins
         records = [by_seed[s] for s in sorted(by_seed)]
@@ -213,18 +214,21 @@ def summary(args):
         mean = statistics.mean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
         seeds = [r["seed"] for r in records]
+        won, lost = sum(g > 0 for g in gains), sum(g < 0 for g in gains)
+        wins = f"{won} / {lost} / {len(gains) - won - lost} (p = {sign_test(won, lost):.2g})"
         timed = [r["cpu_seconds"] for r in records if "cpu_seconds" in r]
         cost = (f"; CPU a deal (both games, one core): median {statistics.median(timed):.1f} s, "
                 f"p90 {percentile(timed, 90):.1f} s, max {max(timed):.1f} s over {len(timed)} deals"
                 if timed else "")
         if args.markdown:
             print(f"| {rec['variant']} | `{bot}` | `{rec['second']}` | {len(gains):,} ({min(seeds)}–{max(seeds)}) | "
-                  f"**{mean:+.2f}** | {mean - half:+.2f} to {mean + half:+.2f} |")
+                  f"**{mean:+.2f}** | {mean - half:+.2f} to {mean + half:+.2f} | {wins} |")
             continue
         builds = sorted({r.get("build", "not recorded") for r in records})
         print(f"{rec['variant']:12} {bot:>12} vs {rec['second']:<12} {mean:+6.2f} per round "
               f"(95 % interval {mean - half:+.2f} to {mean + half:+.2f}), {len(gains)} deals "
-              f"({min(seeds)}-{max(seeds)}), duplicate; builds: {', '.join(builds)}{cost}")
+              f"({min(seeds)}-{max(seeds)}), duplicate; deals won by {bot.split()[0]} / {rec['second']} / even: {wins}, "
+              f"the exact sign test; builds: {', '.join(builds)}{cost}")
 
 
 def main():

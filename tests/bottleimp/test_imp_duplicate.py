@@ -97,7 +97,9 @@ def test_the_summary_is_the_mean_gain_with_its_interval(tmp_path):
     mean = statistics.mean(gains)
     half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
     assert row[1:5] == ["`table`", "`random`", "5 (1–5)", f"**{mean:+.2f}**"]
-    assert row[5] == f"{mean - half:+.2f} to {mean + half:+.2f} |"
+    assert row[5] == f"{mean - half:+.2f} to {mean + half:+.2f}"
+    assert row[6] == "4 / 1 / 0 (p = 0.38) |"        # the exact sign test: 2 * 6/32 = 0.375
+    assert "deals won by table / random / even: 4 / 1 / 0 (p = 0.38)" in bots("summary", "--out", tmp_path).stdout
 
 
 def test_a_summary_whose_reader_leaves_stops_quietly(tmp_path):
