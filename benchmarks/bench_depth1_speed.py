@@ -46,6 +46,7 @@ for p in (ROOT, ROOT / "benchmarks"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
+from scoundrel_solver.batch import percentile  # noqa: E402
 from scoundrel_solver import Rules, State, deal  # noqa: E402
 from scoundrel_solver.scoundrel.lookahead import Depth1Search  # noqa: E402
 from scoundrel_solver.scoundrel.notation import parse_action  # noqa: E402
@@ -129,11 +130,6 @@ def measure_game(items: list) -> dict:
             "cuts": fast.inner.engine.cuts, "bound_errors": fast.inner.engine.bound_errors}
 
 
-def _q(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def summary(rows: list) -> None:
     if not rows:
         print("no decisions measured")
@@ -151,9 +147,9 @@ def summary(rows: list) -> None:
           f"bound errors: {sum(r['bound_errors'] for r in rows)}")
     print(f"{'seconds a game' if games else 'seconds a decision':<22}{'median':>9}{'p90':>9}{'max':>9}{'total':>10}")
     for name, xs in (("plain (pilot's)", plain), ("fast (choose, prune)", fast)):
-        print(f"{name:<22}{statistics.median(xs):>9.2f}{_q(xs, 0.9):>9.2f}{max(xs):>9.2f}{sum(xs):>10.1f}")
-    print(f"ratio plain/fast per {'game' if games else 'decision'}: median {statistics.median(ratio):.2f}, p10 {_q(ratio, 0.1):.2f}, "
-          f"p90 {_q(ratio, 0.9):.2f}, min {min(ratio):.2f}, max {max(ratio):.2f}; "
+        print(f"{name:<22}{statistics.median(xs):>9.2f}{percentile(xs, 90):>9.2f}{max(xs):>9.2f}{sum(xs):>10.1f}")
+    print(f"ratio plain/fast per {'game' if games else 'decision'}: median {statistics.median(ratio):.2f}, p10 {percentile(ratio, 10):.2f}, "
+          f"p90 {percentile(ratio, 90):.2f}, min {min(ratio):.2f}, max {max(ratio):.2f}; "
           f"of the totals {sum(plain) / sum(fast):.2f}")
     print(f"next-room beliefs valued: plain {sum(r['plain_next'] for r in rows):,}, fast {sum(r['fast_next'] for r in rows):,}; "
           f"perfect-information leaves solved: plain {sum(r['plain_leaves'] for r in rows):,}, "

@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from scoundrel_solver.batch import AppendFile, BatchError, read_json_lines
+from scoundrel_solver.batch import AppendFile, BatchError, percentile, read_json_lines
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.policy import low_cards_setup
 from scoundrel_solver.bottleimp.setuphint import choice_text, setup_hint
@@ -99,11 +99,6 @@ def run(args):
                 out.write((json.dumps(measure(task)) + "\n").encode())
 
 
-def _q(xs, p):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p * (len(xs) - 1))))]
-
-
 def summary(args):
     for path in args.files:
         recs = [r for _, r in read_json_lines(Path(path), lambda r: None).items]
@@ -122,7 +117,7 @@ def summary(args):
         for key in ("seconds", "seconds_10x"):
             xs = [r[key] for r in recs]
             line += (f"; wall {'N' if key == 'seconds' else '10 N'}: median {statistics.median(xs):.2f} s, p90 "
-                     f"{_q(xs, 0.9):.2f}, p95 {_q(xs, 0.95):.2f}, max {max(xs):.2f}")
+                     f"{percentile(xs, 90):.2f}, p95 {percentile(xs, 95):.2f}, max {max(xs):.2f}")
         print(line)
 
 
