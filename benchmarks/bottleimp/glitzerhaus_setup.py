@@ -1,7 +1,7 @@
 """Glitzerhaus with the setup by the setup hint: double-dummy figures, and what each setup step is worth.
 
     python benchmarks/bottleimp/glitzerhaus_setup.py run --step open --deals 1-200 [--samples 16] [--out FILE]
-    python benchmarks/bottleimp/glitzerhaus_setup.py run --step s1 --deals 1-20 --samples 4
+    python benchmarks/bottleimp/glitzerhaus_setup.py run --step s1 --deals 1-20 [--samples 8]
     python benchmarks/bottleimp/glitzerhaus_setup.py run --step all --deals 1-100
     python benchmarks/bottleimp/glitzerhaus_setup.py summary [FILE ...]
 
@@ -9,8 +9,8 @@ The published Glitzerhaus figures (docs/statistics.md) make the two stack steps 
 low-cards setup policy and then let both players see every card for the open choice (the exact
 2 x 2 open-stack game).  The ``table`` bot makes the open choice by the setup hint instead,
 from what its seat knows (its own two stacks, what it laid, passed and received), over
-``--samples`` drawn deals (16, as the bot), and the stack steps the same way (8 deals a
-step as the bot; the runs below at 4).  Per deal:
+``--samples`` drawn deals (by default the bot's own counts, ``TableBot.SETUP_SAMPLES``: 16 at the
+open choice, 8 at each stack step; the first stack-step runs, 2026-12-07, drew 4).  Per deal:
 
 ``--step open`` (both stack steps by the low-cards policy; the deal's four open-stack cells
 solved exactly):
@@ -168,7 +168,7 @@ def measure_all(seed: int) -> dict:
 
 def run(args):
     seeds = list(parse_seeds(args.deals))
-    samples = args.samples or (16 if args.step == "open" else 4)
+    samples = args.samples or TableBot.SETUP_SAMPLES.get(args.step, 0)
     if args.step == "all":
         if args.samples:
             raise BatchError("--step all makes each step as the table bot does, at its own counts: give no --samples")
@@ -256,7 +256,7 @@ def main():
     p = sub.add_parser("run")
     p.add_argument("--step", choices=["open", "s1", "s2", "all"], default="open")
     p.add_argument("--deals", default="1-200")
-    p.add_argument("--samples", type=int, default=0, help="drawn deals a hint (default 16 at open, 4 at s1/s2)")
+    p.add_argument("--samples", type=int, default=0, help="drawn deals a hint (default: the table bot's count at the step, 16 at open, 8 at s1/s2)")
     p.add_argument("--out", type=Path)
     s = sub.add_parser("summary")
     s.add_argument("files", type=Path, nargs="*")
@@ -264,7 +264,7 @@ def main():
     try:
         if args.command == "run":
             if args.samples < 0:
-                raise BatchError("--samples takes 1 or more (0 or none: 16 at open, 4 at s1 and s2)")
+                raise BatchError("--samples takes 1 or more (0 or none: the table bot's count, 16 at open, 8 at s1 and s2)")
             run(args)
         else:
             summary(args)
