@@ -2,6 +2,8 @@
 
     python benchmarks/bottleimp/bots.py play [--variant lopaka] [--pairs table:greedy,...] [--deals 1-1000] [--jobs 2]
     python benchmarks/bottleimp/bots.py summary
+    python benchmarks/bottleimp/bots.py verify      # every recorded line replayed to its margin
+    python benchmarks/bottleimp/bots.py setup-dd    # the same setups with the play double dummy
 
 A pair ``first:second`` plays every deal twice: ``first`` as A and ``second`` as B, then the
 seats swapped, so the luck of the cards cancels.  The figure is ``first``'s gain per round:
@@ -26,6 +28,12 @@ then issue 46's: ``table-low`` against ``random``, ``lopaka-rule`` and ``greedy`
 costs.  (Records made before the setup hint name ``table-low`` what was then called ``table``.)
 Where the ``table`` bot plays, a record also holds its setup hint's drawn deals a step
 (``table_setup``).
+
+Since 2026-12-08 a record also holds the two games' lines (``lines``: ``first`` as A, then
+``second`` as A, in the project's notation).  ``verify`` replays each through the rules engine
+and checks it ends at the recorded margin.  ``setup-dd`` values each game after its setup by the
+exact double-dummy engine (perfect play after the setup, every card seen): the duplicate gain
+the setups alone would give, beside the gain the bots realised, over the same deals.
 """
 import argparse
 import json
@@ -43,9 +51,10 @@ from scoundrel_solver.batch import (AppendFile, BatchError, JsonLines, parse_see
                                     seed_problem)
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out, play_out_from, setup_out
+from scoundrel_solver.bottleimp.notation import format_line, line_of, parse_line, replay
 from scoundrel_solver.bottleimp.setupview import STEP_NAMES
 from scoundrel_solver.errors import InputError
-from scoundrel_solver.intervals import sign_test
+from scoundrel_solver.intervals import mean_ci, sign_test
 
 PAIRS = ["table:table-low", "table:greedy", "table-low:random", "table-low:lopaka-rule", "table-low:greedy",
          "double-dummy:table-low"]
@@ -72,30 +81,36 @@ def end_of(start, actions):
     return state
 
 
-def margins(start, first, second, seed) -> tuple:
-    """The margins A - B of ``first`` as A against ``second``, and of ``second`` as A against
-    ``first``.  Where the two bots play alike (:data:`SAME_PLAY`) and the second game's setup
-    is the first's, action for action, its play phase is the first's too (each seat's card depends
-    on nothing but the deal and the actions before it), so it is not played again: that game's
-    margin is the first's."""
+def games(start, first, second, seed) -> tuple:
+    """The actions of the two games: ``first`` as A against ``second``, and ``second`` as A
+    against ``first``.  Where the two bots play alike (:data:`SAME_PLAY`) and the second game's
+    setup is the first's, action for action, its play phase is the first's too (each seat's card
+    depends on nothing but the deal and the actions before it), so it is not played again."""
     bots = seated(start, first, second, seed)
     setup = setup_out(start, bots)
-    one = end_of(start, setup + play_out_from(start, setup, bots)).value()
+    one = setup + play_out_from(start, setup, bots)
     bots = seated(start, second, first, seed)
     setup_two = setup_out(start, bots)
     if frozenset((first, second)) in SAME_PLAY and setup_two == setup:
         return one, one
-    return one, end_of(start, setup_two + play_out_from(start, setup_two, bots)).value()
+    return one, setup_two + play_out_from(start, setup_two, bots)
+
+
+def margins(start, first, second, seed) -> tuple:
+    """The margins A - B of the two games of :func:`games`."""
+    return tuple(end_of(start, g).value() for g in games(start, first, second, seed))
 
 
 def duplicate(task):
     variant, first, second, seed, build = task
     start = deal(seed, Rules(variant)).start()
     t0 = time.process_time()
-    m1, m2 = margins(start, first, second, seed)
+    both = games(start, first, second, seed)
+    m1, m2 = (end_of(start, g).value() for g in both)
     rec = {"seed": seed, "variant": variant, "first": first, "second": second, "first_as_A": m1,
            "second_as_A": m2, "gain": (m1 - m2) / 2, "build": build,
-           "cpu_seconds": round(time.process_time() - t0, 3)}   # both games (one where the second is the first)
+           "cpu_seconds": round(time.process_time() - t0, 3),   # both games (one where the second is the first)
+           "lines": [format_line(line_of(start, g)) for g in both]}
     if "table" in (first, second):
         rec["table_setup"] = dict(TableBot.SETUP_SAMPLES)     # the drawn deals of its setup hint, a step
     return rec
@@ -122,6 +137,9 @@ def record_problem(rec: dict) -> Optional[str]:
             return f'"{key}" is not a number'
     if "build" in rec and not isinstance(rec["build"], str):
         return '"build" is not a build name'
+    lines = rec.get("lines", ["", ""])
+    if not isinstance(lines, list) or len(lines) != 2 or not all(isinstance(x, str) for x in lines):
+        return '"lines" is not a list of the two games\' lines'
     return None
 
 
@@ -231,6 +249,71 @@ def summary(args):
               f"the exact sign test; builds: {', '.join(builds)}{cost}")
 
 
+def _lined(args):
+    """``(path, records)`` of every results file under ``--out``, the records that hold lines."""
+    if not args.out.is_dir():
+        raise BatchError(f"{args.out} is not a folder of results")
+    for path in sorted(args.out.glob("*.jsonl")):
+        found = read_pair(path)
+        yield path, [(number, rec) for number, rec in found.items if "lines" in rec]
+
+
+def _games_of(path, number, rec) -> list:
+    """The two recorded games of ``rec``, replayed: each a list of the states it passes through."""
+    start = deal(rec["seed"], Rules(rec["variant"])).start()
+    out = []
+    for which, line in enumerate(rec["lines"]):
+        try:
+            out.append(replay(start, parse_line(line, start.rules)))
+        except InputError as exc:
+            raise BatchError(f"{path} line {number}: game {which + 1} does not replay: {exc}") from None
+    return out
+
+
+def verify(args):
+    """Every recorded line replayed through the rules engine: it must finish the round at the
+    recorded margin."""
+    total = 0
+    for path, lined in _lined(args):
+        for number, rec in lined:
+            for which, (states, key) in enumerate(zip(_games_of(path, number, rec), ("first_as_A", "second_as_A"))):
+                end = states[-1]
+                if not end.finished or end.value() != rec[key]:
+                    got = end.value() if end.finished else "an unfinished round"
+                    raise BatchError(f"{path} line {number}: game {which + 1} replays to {got}, recorded {rec[key]}")
+        if lined:
+            print(f"{path.name}: {len(lined)} deals, both games replayed to their recorded margins")
+        total += len(lined)
+    print(f"{total} deals verified")
+
+
+def setup_dd(args):
+    """Each recorded game valued after its setup by the exact double-dummy engine: the gain the
+    two setups would give with the play perfect (every card seen), beside the gain realised."""
+    from scoundrel_solver.bottleimp.engine import Engine
+    engine = Engine()
+    for path, lined in _lined(args):
+        if len(lined) < 2:
+            continue
+        dd, real = [], []
+        for number, rec in lined:
+            values = []
+            for states in _games_of(path, number, rec):
+                after = next(st for st in states if not st.in_setup)
+                values.append(engine.value(after))
+            dd.append((values[0] - values[1]) / 2)
+            real.append(rec["gain"])
+        rec = lined[0][1]
+        seeds = [r["seed"] for _, r in lined]
+        print(f"{path.name}: {len(lined)} deals with lines ({min(seeds)}-{max(seeds)}); {rec['first']}'s gain a round "
+              f"over {rec['second']}:")
+        for name, xs in (("the setups, the play double dummy", dd), ("as played (the bots' own play)", real)):
+            mean, ci = mean_ci(xs)
+            print(f"  {name:36} {mean:+7.2f}  (95 % {ci[0]:+.2f} to {ci[1]:+.2f})")
+        mean, ci = mean_ci([a - b for a, b in zip(real, dd)])
+        print(f"  {'realised less double dummy':36} {mean:+7.2f}  (95 % {ci[0]:+.2f} to {ci[1]:+.2f}), deal by deal")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -243,6 +326,8 @@ def main():
     s = sub.add_parser("summary")
     s.add_argument("--out", type=Path, default=OUT)
     s.add_argument("--markdown", action="store_true", help="a Markdown table (benchmarks/README.md)")
+    for name in ("verify", "setup-dd"):
+        sub.add_parser(name).add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
     try:
         if args.command == "play":
@@ -251,8 +336,12 @@ def main():
             args.variant = args.variant or ["lopaka", "glitzerhaus"]
             args.pairs = parse_pairs(args.pairs)
             play(args)
-        else:
+        elif args.command == "summary":
             summary(args)
+        elif args.command == "verify":
+            verify(args)
+        else:
+            setup_dd(args)
     except InputError as exc:       # a bad pair, deal list or results file: one line
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -202,3 +202,45 @@ def test_a_second_game_with_the_first_games_setup_is_not_played_again_and_its_ma
         assert len(played) == games
         assert got == (bench.margin(start, "table", "table-low", seed), bench.margin(start, "table-low", "table", seed))
     assert seed == 3 and got[0] != got[1]
+
+
+def test_the_recorded_lines_replay_to_their_margins_and_a_wrong_one_is_one_line(tmp_path):
+    path = play(tmp_path)
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    assert all(len(r["lines"]) == 2 and r["lines"][0] != r["lines"][1] for r in recs)    # the seats swapped
+    proc = bots("verify", "--out", tmp_path)
+    assert proc.returncode == 0 and "4 deals verified" in proc.stdout, proc.stderr
+    recs[2]["second_as_A"] += 1                      # a margin the line does not reach
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    one_error_line(bots("verify", "--out", tmp_path), "line 3: game 2 replays to")
+    recs[2]["second_as_A"] -= 1
+    recs[1]["lines"][0] = recs[1]["lines"][0].rsplit(" ", 1)[0]      # a card short: the round unfinished
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    one_error_line(bots("verify", "--out", tmp_path), "line 2: game 1 replays to an unfinished round")
+    recs[1]["lines"][0] = "pass 99 1"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    one_error_line(bots("verify", "--out", tmp_path), "line 2: game 1 does not replay")
+    recs[1]["lines"] = "pass 1 2"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    one_error_line(bots("verify", "--out", tmp_path), '"lines" is not a list')
+
+
+def test_setup_dd_values_each_game_after_its_setup_by_independent_solves(tmp_path):
+    from scoundrel_solver.bottleimp import Rules, deal
+    from scoundrel_solver.bottleimp.engine import Engine
+    from scoundrel_solver.bottleimp.notation import parse_line, replay
+    path = play(tmp_path)
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    proc = bots("setup-dd", "--out", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    dd = []
+    for r in recs:                                  # each game's first play-phase state, solved afresh
+        start = deal(r["seed"], Rules("lopaka")).start()
+        v = [Engine().value(next(s for s in replay(start, parse_line(x, start.rules)) if not s.in_setup))
+             for x in r["lines"]]
+        dd.append((v[0] - v[1]) / 2)
+    lines = proc.stdout.splitlines()
+    assert lines[1].split() == ["the", "setups,", "the", "play", "double", "dummy", f"{statistics.mean(dd):+.2f}",
+                                *lines[1].split()[7:]]
+    assert lines[2].split()[6] == f"{statistics.mean(r['gain'] for r in recs):+.2f}"     # as played
+    assert "4 deals with lines (1-4)" in lines[0]
