@@ -21,6 +21,7 @@ import json
 import math
 import multiprocessing
 import os
+import select
 import signal
 import stat
 import sys
@@ -295,6 +296,24 @@ def _lock(fd: int, path: Path) -> None:
             raise BatchError(f"{path} is being written by another run: wait for it to end, "
                              "or choose another --out") from None
         # a file system without locks (ENOLCK, EOPNOTSUPP): write unlocked, as before
+
+
+@contextmanager
+def resume_lines(path, problem=None):
+    """Append to the JSON-lines file ``path`` after what an earlier run left in it: ``(out, done)``.
+
+    The file's folder is made if missing, the file opened by its one writer
+    ``out`` (an :class:`AppendFile`: locked), then read as :func:`read_json_lines`
+    reads it, each object checked by ``problem``; a last line torn by a kill is
+    cut off (:meth:`AppendFile.mend`), so its deal is not done.  ``done`` is the
+    set of the objects' ``"seed"`` values: the deals a resumed run skips.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with AppendFile(path) as out:
+        found = read_json_lines(path, problem)
+        out.mend(found)
+        yield out, {rec["seed"] for _, rec in found.items}
 
 
 def read_records(path, problem=None) -> tuple:
@@ -819,3 +838,44 @@ def percentile(values, q: float):
         return math.nan
     k = max(1, math.ceil(q / 100 * len(values)))
     return values[k - 1]
+
+
+# --------------------------------------------------------- a script's command
+def command_main(action, *args) -> int:
+    """Run ``action(*args)`` as a script's command; its exit status (``None``: 0).
+
+    Bad input (an :class:`~solver.errors.InputError`, a :class:`BatchError` among
+    them) is one line, ``error: <message>`` on stderr, and status 2.  A reader of
+    stdout that leaves early (``summary | head``) stops the command quietly, status
+    0: the rest of the output is thrown away, with no traceback.  A broken pipe
+    that is not stdout's is raised as it is.
+    """
+    try:
+        status = action(*args)
+        sys.stdout.flush()   # here, where a reader that left is still caught, not at exit
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        fd = _gone_stdout()
+        if fd is None:
+            raise
+        devnull = os.open(os.devnull, os.O_WRONLY)   # the lines still buffered go nowhere at exit
+        os.dup2(devnull, fd)
+        os.close(devnull)
+        return 0
+    return 0 if status is None else status
+
+
+def _gone_stdout() -> Optional[int]:
+    """Stdout's file descriptor if its reader has left, else None (or it if the system cannot tell)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):   # no stdout, or one that is no file: not its pipe
+        return None
+    if not hasattr(select, "poll"):   # Windows: a broken pipe is taken to be stdout's
+        return fd
+    poller = select.poll()
+    poller.register(fd, 0)   # only what is always reported: an error (no reader), a hang-up
+    gone = any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    return fd if gone else None

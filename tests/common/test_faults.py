@@ -498,3 +498,79 @@ def test_ctrl_c_before_generate_finds_a_deal_is_one_line(tmp_path, monkeypatch):
     result = cli_run("generate", "--count", "3", "--out", out, "-q")
     assert result.exit_code == 130
     assert result.stderr.splitlines() == [f"interrupted: {out} holds 0 of 3 deals; rerun with --resume to carry on"]
+
+
+# ------------------------------------------------- a benchmark script's command and resume
+def test_a_commands_bad_input_is_one_error_line_and_status_2(capsys):
+    def bad(kind):
+        raise kind("--samples takes 1 or more")
+    for kind in (BatchError, ResultsFileError, InputError):
+        assert batch.command_main(bad, kind) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err == "error: --samples takes 1 or more\n"
+
+
+def test_a_command_that_ends_well_gives_its_own_status(capsys):
+    assert batch.command_main(lambda *a: print(*a), "all", "done") == 0
+    assert capsys.readouterr() == ("all done\n", "")
+    assert batch.command_main(lambda: 1) == 1   # e.g. "a deal disagrees"
+    with pytest.raises(ValueError):             # a bug is not bad input: its traceback stays
+        batch.command_main(int, "x")
+
+
+def command_whose_reader_leaves(body: str) -> subprocess.CompletedProcess:
+    """Run ``command_main`` over ``body`` (the code of a function ``action``) with stdout a pipe
+    whose reader has left before ``action`` starts (it waits for a line on stdin first)."""
+    code = ("import sys\nfrom scoundrel_solver.batch import command_main\n" + body
+            + "\nsys.stdin.readline()\nsys.exit(command_main(action))\n")
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # stdout as users have it
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=buffered, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()                      # the reader leaves (``| head`` that has its lines)
+    err = proc.communicate(b"go\n", timeout=60)[1].decode()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, None, err)
+
+
+@pytest.mark.parametrize("lines", [1, 100_000])   # one line: the pipe breaks only when stdout is flushed
+def test_a_command_whose_reader_leaves_stops_quietly_with_status_0(lines):
+    proc = command_whose_reader_leaves(f"def action():\n    for k in range({lines}):\n        print('line', k)\n")
+    assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_a_broken_pipe_that_is_not_stdouts_is_not_hidden():
+    code = ("from scoundrel_solver.batch import command_main\n"
+            "def action():\n    raise BrokenPipeError(32, 'a worker left')\n"
+            "command_main(action)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "Traceback" in proc.stderr
+    assert proc.stderr.splitlines()[-1] == "BrokenPipeError: [Errno 32] a worker left", proc.stderr
+
+
+def test_resume_lines_makes_the_folder_and_starts_with_nothing_done(tmp_path):
+    path = tmp_path / "new" / "r.jsonl"
+    with batch.resume_lines(path) as (out, done):
+        assert done == set()
+        out.write(b'{"seed": 7}\n')
+    assert seeds_in(path) == [7]
+
+
+@pytest.mark.parametrize("last, kept", [(b'{"seed": 3, "sco', [1, 2]), (b'{"seed": 3}', [1, 2, 3])])
+def test_resume_lines_skips_the_deals_done_and_mends_the_last_line(tmp_path, last, kept):
+    path = write_lines(tmp_path / "r.jsonl", {"seed": 1}, {"seed": 2}, last)
+    with batch.resume_lines(path) as (out, done):
+        assert done == set(kept)             # a torn last line: its deal is done again
+        out.write(b'{"seed": 9}\n')
+    assert seeds_in(path) == kept + [9]      # the torn line cut off; an unended one ended
+
+
+def test_resume_lines_checks_each_line_and_has_one_writer(tmp_path):
+    path = write_lines(tmp_path / "r.jsonl", {"seed": 1}, {"seed": -2})
+    with pytest.raises(ResultsFileError, match="line 2"):
+        with batch.resume_lines(path, batch.seed_problem):
+            pass
+    path = write_lines(tmp_path / "r.jsonl", {"seed": 1})
+    with batch.resume_lines(path) as (out, done):
+        with pytest.raises(BatchError, match="another run"):
+            with batch.resume_lines(path):
+                pass
+    assert seeds_in(path) == [1]
