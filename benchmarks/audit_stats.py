@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules, solve  # noqa: E402
-from scoundrel_solver.batch import BatchError  # noqa: E402
+from scoundrel_solver.batch import command_main  # noqa: E402
 from scoundrel_solver.scoundrel.deal import deal  # noqa: E402
 from scoundrel_solver.scoundrel.notation import parse_line, replay  # noqa: E402
 from scoundrel_solver.scoundrel.state import State  # noqa: E402
@@ -50,25 +50,25 @@ def audit(path: Path, sample: int, rng: random.Random) -> tuple:
     return len(picked), bad, time.perf_counter() - t0
 
 
+def audit_files(paths, sample: int, rng: random.Random) -> int:
+    """A line for each file (and one for each deal that disagrees); 1 if any deal disagrees, else 0."""
+    failed = False
+    for path in paths:
+        n, bad, secs = audit(path, sample, rng)
+        print(f"{path.name}: {n} deals re-solved in {secs:.1f} s, {len(bad)} disagree", flush=True)
+        for b in bad:
+            print("   ", b)
+        failed |= bool(bad)
+    return 1 if failed else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--sample", type=int, default=200, help="deals per file (default 200)")
     ap.add_argument("--rng-seed", type=int, default=1)
     args = ap.parse_args(argv)
-    rng = random.Random(args.rng_seed)
-    failed = False
-    for path in args.files or results_files():
-        try:
-            n, bad, secs = audit(path, args.sample, rng)
-        except BatchError as exc:   # not a results file: one line, as the CLI says it
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        print(f"{path.name}: {n} deals re-solved in {secs:.1f} s, {len(bad)} disagree", flush=True)
-        for b in bad:
-            print("   ", b)
-        failed |= bool(bad)
-    return 1 if failed else 0
+    return command_main(audit_files, args.files or results_files(), args.sample, random.Random(args.rng_seed))
 
 
 if __name__ == "__main__":

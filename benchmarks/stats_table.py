@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scoundrel_solver import Rules  # noqa: E402
-from scoundrel_solver.batch import BatchError, ResultsFileError, read_json_lines
+from scoundrel_solver.batch import ResultsFileError, command_main, read_json_lines
 from scoundrel_solver.scoundrel.stats import record_problem, summarise
 
 STATS = ROOT / "benchmarks/results/stats"
@@ -73,16 +73,15 @@ def name(rules: dict) -> str:
 
 
 def main() -> int:
-    try:
-        rows = [row for row in map(table_row, _files()) if row]
-    except BatchError as exc:   # not a results file: one line, as the CLI says it
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    return command_main(print_table)
+
+
+def print_table() -> None:
+    rows = [row for row in map(table_row, _files()) if row]
     print("| variant | deals (seeds) | winnable | 95 % CI | mean optimal score (95 % CI) | not proven | command |")
     print("|---|---|---|---|---|---|---|")
     for row in rows:
         print(row)
-    return 0
 
 
 def table_row(path):

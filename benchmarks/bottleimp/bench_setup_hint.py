@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from scoundrel_solver.batch import AppendFile, BatchError, percentile, read_json_lines
+from scoundrel_solver.batch import BatchError, command_main, percentile, read_json_lines, resume_lines
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.policy import low_cards_setup
 from scoundrel_solver.bottleimp.setuphint import choice_text, setup_hint
@@ -81,12 +81,12 @@ def within(rec: dict) -> bool:
 
 
 def run(args):
+    if args.step not in STEP_NAMES[args.variant]:
+        raise BatchError(f"{args.variant} has no step {args.step}")
+    if args.positions < 1 or args.samples < 1 or args.jobs < 1:
+        raise BatchError("--positions, --samples and --jobs take 1 or more")
     path = args.out or OUT / f"{args.variant}-{args.step}-{args.samples}{'' if args.race_10x else '-unraced'}.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with AppendFile(path) as out:
-        found = read_json_lines(path, lambda r: None)
-        out.mend(found)
-        done = {r["seed"] for _, r in found.items}
+    with resume_lines(path) as (out, done):
         todo = [(args.variant, args.step, k, args.samples, args.race_10x) for k in range(1, args.positions + 1)
                 if k not in done]
         print(f"{len(todo)} positions to measure -> {path}", file=sys.stderr)
@@ -137,19 +137,7 @@ def main():
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")
     args = parser.parse_args()
-    try:
-        if args.command == "run":
-            if args.step not in STEP_NAMES[args.variant]:
-                raise BatchError(f"{args.variant} has no step {args.step}")
-            if args.positions < 1 or args.samples < 1 or args.jobs < 1:
-                raise BatchError("--positions, --samples and --jobs take 1 or more")
-            run(args)
-        else:
-            summary(args)
-    except BatchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return command_main(run if args.command == "run" else summary, args)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ if str(ROOT / "benchmarks") not in sys.path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from measure import build_id as measure_build_id, peak_rss_mb  # noqa: E402
-from scoundrel_solver.batch import BatchError, ResultsFile, parse_seeds, percentile, read_json_lines  # noqa: E402
+from scoundrel_solver.batch import ResultsFile, command_main, parse_seeds, percentile, read_json_lines  # noqa: E402
 from scoundrel_solver.bottleimp import Discard, Pass, Reveal, Rules, deal, format_line  # noqa: E402
 from scoundrel_solver.bottleimp.engine import Budget, Engine  # noqa: E402
 from scoundrel_solver.bottleimp.exchange import solve_zero_sum  # noqa: E402
@@ -264,6 +264,11 @@ def summary(records) -> dict:
             "load": statistics.fmean(r.get("load", 0.0) for r in records)}
 
 
+def summarise_files(paths) -> None:
+    for path in paths:
+        summarise_file(path)
+
+
 def summarise_file(path) -> None:
     records = [rec for _, rec in read_json_lines(path).items]
     if not records:
@@ -318,17 +323,11 @@ def main(argv=None) -> int:
     s = sub.add_parser("summarise", help="the figures of results files")
     s.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
-    try:
-        if args.command == "summarise":
-            for f in args.files:
-                summarise_file(f)
-            return 0
-        if args.whole and args.variant != "lopaka":
-            parser.error("--whole is the whole Lopaka deal")
-        return run(args)
-    except BatchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    if args.command == "summarise":
+        return command_main(summarise_files, args.files)
+    if args.whole and args.variant != "lopaka":
+        parser.error("--whole is the whole Lopaka deal")
+    return command_main(run, args)
 
 
 if __name__ == "__main__":

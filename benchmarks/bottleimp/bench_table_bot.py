@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from scoundrel_solver.batch import BatchError, parse_seeds, percentile, seeds_text
+from scoundrel_solver.batch import BatchError, command_main, parse_seeds, percentile, seeds_text
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -77,30 +77,16 @@ def figures(recs: list) -> dict:
             "nodes_per_s": nodes / sum(cpu) if sum(cpu) else 0.0, "peak_mib": max(r["peak_mib"] for r in recs)}
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", choices=["lopaka", "glitzerhaus"], default="glitzerhaus")
-    parser.add_argument("--deals", default="201-240")
-    parser.add_argument("--sizes", default="17,20", help="log2 of the table's entries, the first the base")
-    parser.add_argument("--chunk", type=int, default=5, help="deals a worker plays before the sizes take turns")
-    parser.add_argument("--out", type=Path)
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    try:
-        seeds = list(parse_seeds(args.deals))
-    except BatchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+def run(args) -> int:
+    seeds = list(parse_seeds(args.deals))
     try:
         sizes = [int(x) for x in args.sizes.split(",")]
     except ValueError:
         sizes = []
     if not sizes or any(not 4 <= s <= 26 for s in sizes):
-        print(f"error: --sizes {args.sizes!r}: give log2 of the entries, 4 to 26, e.g. 17,20", file=sys.stderr)
-        return 2
+        raise BatchError(f"--sizes {args.sizes!r}: give log2 of the entries, 4 to 26, e.g. 17,20")
     if args.chunk < 1:
-        print(f"error: --chunk {args.chunk}: give 1 or more", file=sys.stderr)
-        return 2
+        raise BatchError(f"--chunk {args.chunk}: give 1 or more")
     if args.worker:
         worker(args.variant, sizes[0], seeds)
         return 0
@@ -132,6 +118,18 @@ def main(argv=None) -> int:
               f"({f['nodes_per_s'] / 1e6:.1f} M/s)  peak {f['peak_mib']:.0f} MiB  "
               f"CPU x{f['sum_s'] / first['sum_s']:.3f}  nodes x{f['nodes'] / first['nodes']:.3f}")
     return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=["lopaka", "glitzerhaus"], default="glitzerhaus")
+    parser.add_argument("--deals", default="201-240")
+    parser.add_argument("--sizes", default="17,20", help="log2 of the table's entries, the first the base")
+    parser.add_argument("--chunk", type=int, default=5, help="deals a worker plays before the sizes take turns")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    return command_main(run, args)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,6 @@ the setups alone would give, beside the gain the bots realised, over the same de
 import argparse
 import json
 import math
-import os
 import multiprocessing
 import statistics
 import sys
@@ -47,8 +46,8 @@ from pathlib import Path
 from typing import Optional
 
 from bench_solve import build_id
-from scoundrel_solver.batch import (AppendFile, BatchError, JsonLines, parse_seeds, percentile, read_json_lines,
-                                    seed_problem)
+from scoundrel_solver.batch import (AppendFile, BatchError, JsonLines, command_main, parse_seeds, percentile,
+                                    read_json_lines, seed_problem)
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.bots import TableBot, factory, make_bot, play_out, play_out_from, setup_out
 from scoundrel_solver.bottleimp.notation import format_line, line_of, parse_line, replay
@@ -182,11 +181,15 @@ def parse_pairs(text: str) -> list:
 
 
 def play(args):
+    if args.jobs < 1:
+        raise BatchError(f"--jobs {args.jobs}: give 1 or more")
+    variants = args.variant or ["lopaka", "glitzerhaus"]
+    pairs = parse_pairs(args.pairs)
     seeds = list(parse_seeds(args.deals))
     args.out.mkdir(parents=True, exist_ok=True)
     build = build_id()
-    for variant in args.variant:
-        for pair in args.pairs:
+    for variant in variants:
+        for pair in pairs:
             first, second = pair.split(":")
             path = path_for(args.out, variant, pair)
             with AppendFile(path) as out:     # locked: a second run on this pair is refused
@@ -329,26 +332,8 @@ def main():
     for name in ("verify", "setup-dd"):
         sub.add_parser(name).add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    try:
-        if args.command == "play":
-            if args.jobs < 1:
-                raise BatchError(f"--jobs {args.jobs}: give 1 or more")
-            args.variant = args.variant or ["lopaka", "glitzerhaus"]
-            args.pairs = parse_pairs(args.pairs)
-            play(args)
-        elif args.command == "summary":
-            summary(args)
-        elif args.command == "verify":
-            verify(args)
-        else:
-            setup_dd(args)
-    except InputError as exc:       # a bad pair, deal list or results file: one line
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:         # the reader left (``summary | head``): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    return 0
+    action = {"play": play, "summary": summary, "verify": verify, "setup-dd": setup_dd}[args.command]
+    return command_main(action, args)
 
 
 if __name__ == "__main__":

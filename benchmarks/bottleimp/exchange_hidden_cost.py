@@ -28,7 +28,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from scoundrel_solver.batch import AppendFile, BatchError, parse_seeds, read_json_lines
+from scoundrel_solver.batch import BatchError, command_main, parse_seeds, read_json_lines, resume_lines
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.setuphint import setup_hint
 from scoundrel_solver.bottleimp.setupview import setup_view_of
@@ -79,16 +79,14 @@ def measure(seed: int, rec: dict, samples: int) -> dict:
 
 
 def run(args):
+    if args.samples < 1:
+        raise BatchError("--samples takes 1 or more")
     seeds = list(parse_seeds(args.deals))
     whole = whole_records(set(seeds))
     missing = [s for s in seeds if s not in whole]
     if missing:
         raise BatchError(f"no exact exchange record of deal {missing[0]} in {WHOLE}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with AppendFile(args.out) as out:
-        found = read_json_lines(args.out, lambda r: None)
-        out.mend(found)
-        done = {r["seed"] for _, r in found.items}
+    with resume_lines(args.out) as (out, done):
         todo = [s for s in seeds if s not in done]
         print(f"{len(todo)} deals to measure -> {args.out}", file=sys.stderr)
         for s in todo:
@@ -153,17 +151,7 @@ def main():
     s = sub.add_parser("summary")
     s.add_argument("out", type=Path, nargs="?", default=OUT)
     args = parser.parse_args()
-    try:
-        if args.command == "run":
-            if args.samples < 1:
-                raise BatchError("--samples takes 1 or more")
-            run(args)
-        else:
-            summary(args)
-    except BatchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return command_main(run if args.command == "run" else summary, args)
 
 
 if __name__ == "__main__":

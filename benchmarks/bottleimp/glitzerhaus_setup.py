@@ -50,7 +50,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from scoundrel_solver.batch import AppendFile, BatchError, parse_seeds, read_json_lines
+from scoundrel_solver.batch import BatchError, command_main, parse_seeds, read_json_lines, resume_lines
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.analysis import open_stack_value, policy_steps, shared_engine
 from scoundrel_solver.bottleimp.bots import LowSetupTableBot, TableBot, setup_out
@@ -167,6 +167,8 @@ def measure_all(seed: int) -> dict:
 
 
 def run(args):
+    if args.samples < 0:
+        raise BatchError("--samples takes 1 or more (0 or none: the table bot's count, 16 at open, 8 at s1 and s2)")
     seeds = list(parse_seeds(args.deals))
     samples = args.samples or TableBot.SETUP_SAMPLES.get(args.step, 0)
     if args.step == "all":
@@ -174,11 +176,7 @@ def run(args):
             raise BatchError("--step all makes each step as the table bot does, at its own counts: give no --samples")
         samples = "table"
     out = args.out or out_path(args.step, samples)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with AppendFile(out) as f:
-        found = read_json_lines(out, lambda r: None)
-        f.mend(found)
-        done = {r["seed"] for _, r in found.items}
+    with resume_lines(out) as (f, done):
         todo = [s for s in seeds if s not in done]
         print(f"{len(todo)} deals to measure -> {out}", file=sys.stderr)
         for s in todo:
@@ -261,17 +259,7 @@ def main():
     s = sub.add_parser("summary")
     s.add_argument("files", type=Path, nargs="*")
     args = parser.parse_args()
-    try:
-        if args.command == "run":
-            if args.samples < 0:
-                raise BatchError("--samples takes 1 or more (0 or none: the table bot's count, 16 at open, 8 at s1 and s2)")
-            run(args)
-        else:
-            summary(args)
-    except BatchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return command_main(run if args.command == "run" else summary, args)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from bench_setup_hint import position
-from scoundrel_solver.batch import AppendFile, BatchError, read_json_lines
+from scoundrel_solver.batch import BatchError, command_main, read_json_lines, resume_lines
 from scoundrel_solver.bottleimp.setuphint import choice_text, first_round, merge, rounds, setup_hint, survivors
 from scoundrel_solver.bottleimp.setupview import STEP_NAMES
 
@@ -97,6 +97,18 @@ def summary(files) -> int:
     return 0
 
 
+def run(args):
+    if args.step not in STEP_NAMES[args.variant]:
+        raise BatchError(f"{args.variant} has no step {args.step}")
+    if args.positions < 1 or args.samples < 1:
+        raise BatchError("--positions and --samples take 1 or more")
+    with resume_lines(args.out or out_path(args.variant, args.step, args.samples)) as (out, done):
+        for k in range(1, args.positions + 1):
+            if k not in done:
+                out.write((json.dumps(measure(args.variant, args.step, k, args.samples)) + "\n").encode())
+                print(f"  position {k} done", file=sys.stderr, flush=True)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -109,27 +121,9 @@ def main() -> int:
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")
     args = p.parse_args()
-    try:
-        if args.command == "summary":
-            return summary(args.files)
-        if args.step not in STEP_NAMES[args.variant]:
-            raise BatchError(f"{args.variant} has no step {args.step}")
-        if args.positions < 1 or args.samples < 1:
-            raise BatchError("--positions and --samples take 1 or more")
-        path = args.out or out_path(args.variant, args.step, args.samples)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with AppendFile(path) as out:
-            found = read_json_lines(path)
-            out.mend(found)
-            done = {r["seed"] for _, r in found.items}
-            for k in range(1, args.positions + 1):
-                if k not in done:
-                    out.write((json.dumps(measure(args.variant, args.step, k, args.samples)) + "\n").encode())
-                    print(f"  position {k} done", file=sys.stderr, flush=True)
-    except BatchError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
+    if args.command == "summary":
+        return command_main(summary, args.files)
+    return command_main(run, args)
 
 
 if __name__ == "__main__":
