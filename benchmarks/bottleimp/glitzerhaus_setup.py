@@ -2,7 +2,8 @@
 
     python benchmarks/bottleimp/glitzerhaus_setup.py run --step open --deals 1-200 [--samples 16] [--out FILE]
     python benchmarks/bottleimp/glitzerhaus_setup.py run --step s1 --deals 1-20 [--samples 8]
-    python benchmarks/bottleimp/glitzerhaus_setup.py run --step all --deals 1-100
+    python benchmarks/bottleimp/glitzerhaus_setup.py run --step all --deals 1-100 \
+        [--from-duplicate benchmarks/results/bottleimp/duplicate/glitzerhaus-table-vs-table-low.jsonl]
     python benchmarks/bottleimp/glitzerhaus_setup.py summary [FILE ...]
 
 The published Glitzerhaus figures (docs/statistics.md) make the two stack steps by the
@@ -37,7 +38,12 @@ seat knows then) or by the low-cards policy, in the four pairings; per deal the 
 double-dummy value after each (``table_table``, ``table_low``, ``low_table``, ``low_low``, with
 the setup line of each) and ``worth_A``/``worth_B``, the bot's setup against the low-cards one
 with the opponent's by the low-cards policy: the duplicate game of ``bots.py``'s ``table``
-against ``table-low`` with the play double dummy.
+against ``table-low`` with the play double dummy.  A deal's hints cost minutes (six stack-step
+hints of about 20 CPU seconds); ``--from-duplicate FILE`` takes the ``table`` bot's choices that
+``bots.py``'s duplicate run of ``table`` against ``table-low`` recorded in its lines (the bot at A
+in the first game, at B in the second: the pairings ``table_low`` and ``low_table``) instead of
+asking the hint again, so only ``table_table``'s later steps are hinted: the same records, about
+a third of the CPU.
 
 Every figure is double dummy after the choices it names (perfect play on both sides, every
 card seen); the hint's choices see only the seat's own cards.  A line a deal as it finishes
@@ -54,10 +60,11 @@ from scoundrel_solver.batch import BatchError, command_main, parse_seeds, read_j
 from scoundrel_solver.bottleimp import Rules, deal
 from scoundrel_solver.bottleimp.analysis import open_stack_value, policy_steps, shared_engine
 from scoundrel_solver.bottleimp.bots import LowSetupTableBot, TableBot, setup_out
-from scoundrel_solver.bottleimp.notation import format_line, line_of
+from scoundrel_solver.bottleimp.notation import format_line, line_of, parse_line
 from scoundrel_solver.bottleimp.policy import low_cards_setup
 from scoundrel_solver.bottleimp.setuphint import open_game, setup_hint
 from scoundrel_solver.bottleimp.setupview import setup_view_of
+from scoundrel_solver.bottleimp.state import Reveal
 from scoundrel_solver.intervals import mean_ci
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,11 +138,12 @@ def measure_stack(seed: int, step: str, samples: int) -> dict:
 class _Remembering:
     """A ``table`` bot that makes each setup choice once per deal: the same seat after the same
     setup actions chooses the same (the bot depends on nothing else), so the games of
-    :func:`measure_all` that share a prefix share its hints."""
+    :func:`measure_all` that share a prefix share its hints.  ``made``: choices known already,
+    ``(seat, setup actions before) -> choice`` (:func:`known_choices`)."""
     needs_history = True
 
-    def __init__(self):
-        self.bot, self.made = TableBot(), {}
+    def __init__(self, made=None):
+        self.bot, self.made = TableBot(), dict(made or {})
 
     def choose_setup(self, state, seat, start, actions, progress=None):
         key = (seat, tuple(actions))
@@ -144,12 +152,49 @@ class _Remembering:
         return self.made[key]
 
 
-def measure_all(seed: int) -> dict:
+def part(action, seat: int):
+    """``seat``'s own choice in a joint Glitzerhaus setup action (as ``State.joint_action`` joined it)."""
+    if isinstance(action, Reveal):
+        return action.b if seat else action.a
+    return (action.b_devil, action.b_pass) if seat else (action.a_devil, action.a_pass)
+
+
+def known_choices(rec: dict) -> dict:
+    """The ``table`` bot's setup choices in a duplicate record of ``bots.py`` (``table`` against
+    ``table-low``, with its games' lines): in its first game it sits at A, in its second at B; each
+    choice keyed as :class:`_Remembering` keys it.  Empty when the record has no lines, or its bot
+    drew other counts than today's ``TableBot`` (its choices could differ)."""
+    if "lines" not in rec or rec.get("table_setup") != dict(TableBot.SETUP_SAMPLES) \
+            or (rec.get("first"), rec.get("second"), rec.get("variant")) != ("table", "table-low", "glitzerhaus"):
+        return {}
+    start = deal(rec["seed"], Rules("glitzerhaus")).start()
+    made = {}
+    for seat, line in enumerate(rec["lines"]):
+        actions = [a for segment in parse_line(line, start.rules) for a in segment]
+        state, before = start, []
+        for action in actions:
+            if not state.in_setup:
+                break
+            made[(seat, tuple(before))] = part(action, seat)
+            before.append(action)
+            state = state.apply(action)
+    return made
+
+
+def duplicate_choices(path) -> dict:
+    """``seed -> known_choices`` of every record of a ``bots.py`` results file."""
+    found = read_json_lines(path)
+    return {rec.get("seed"): made for _, rec in found.items if (made := known_choices(rec))}
+
+
+def measure_all(seed: int, known: dict = None) -> dict:
     """The whole setup as the ``table`` bot makes it (the hint at its counts at every step) or as
     the low-cards policy does, for each seat: the double-dummy value of the play phase after each
-    of the four pairings (A's way, B's way)."""
+    of the four pairings (A's way, B's way).  ``known``: the bot's choices already made
+    (:func:`known_choices`), not asked again (the same choices: the bot depends on nothing but
+    the deal and the setup so far)."""
     start = deal(seed, Rules("glitzerhaus")).start()
-    table, low = _Remembering(), LowSetupTableBot()
+    table, low = _Remembering(known), LowSetupTableBot()
     rec = {"seed": seed, "step": "all", "samples": dict(TableBot.SETUP_SAMPLES)}
     for name, a, b in (("table_table", table, table), ("table_low", table, low), ("low_table", low, table),
                        ("low_low", low, low)):
@@ -176,12 +221,17 @@ def run(args):
             raise BatchError("--step all makes each step as the table bot does, at its own counts: give no --samples")
         samples = "table"
     out = args.out or out_path(args.step, samples)
+    known = {}
+    if args.from_duplicate:
+        if args.step != "all":
+            raise BatchError("--from-duplicate is for --step all (the table bot's whole setup)")
+        known = duplicate_choices(args.from_duplicate)
     with resume_lines(out) as (f, done):
         todo = [s for s in seeds if s not in done]
         print(f"{len(todo)} deals to measure -> {out}", file=sys.stderr)
         for s in todo:
             if args.step == "all":
-                rec = measure_all(s)
+                rec = measure_all(s, known.get(s))
             elif args.step == "open":
                 rec = measure_open(s, samples)
             else:
@@ -256,6 +306,9 @@ def main():
     p.add_argument("--deals", default="1-200")
     p.add_argument("--samples", type=int, default=0, help="drawn deals a hint (default: the table bot's count at the step, 16 at open, 8 at s1/s2)")
     p.add_argument("--out", type=Path)
+    p.add_argument("--from-duplicate", type=Path, metavar="FILE",
+                   help="with --step all: take the table bot's setup choices a bots.py duplicate file recorded "
+                        "(table against table-low, with lines) instead of asking the hint again; the same figures")
     s = sub.add_parser("summary")
     s.add_argument("files", type=Path, nargs="*")
     args = parser.parse_args()

@@ -9,6 +9,7 @@ import pytest
 
 from scoundrel_solver.bottleimp import Rules, deal
 
+from clitools import one_error_line
 from imp_games import require_slow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -244,3 +245,49 @@ def test_the_guess_bench_compares_the_same_values():
     run = script("bench_setup_guess.py", "--positions", "2", "--deals", "1")
     assert run.returncode == 0, run.stderr
     assert "lopaka pass, 2 positions x 1 deals, the same values: nodes" in run.stdout
+
+
+def test_the_whole_setup_from_a_duplicate_run_is_the_same_record_with_fewer_hints(monkeypatch, tmp_path):
+    """--step all --from-duplicate: the table bot's choices read from a duplicate record's lines
+    (its first game at A, its second at B) give the same record as asking the bot, and the bot is
+    asked only for what the lines do not hold (table_table's later steps).  A stand-in bot (the
+    highest cards) keeps it cheap; a record of another bot's counts gives nothing."""
+    sys.path.insert(0, str(ROOT / "benchmarks/bottleimp"))
+    try:
+        import glitzerhaus_setup as gs
+    finally:
+        sys.path.pop(0)
+    from scoundrel_solver.bottleimp.bots import LowSetupTableBot, setup_out
+    from scoundrel_solver.bottleimp.notation import format_line, line_of
+
+    asked = []
+
+    class Highest:
+        SETUP_SAMPLES = {"pass": 1, "s1": 1, "s2": 1, "open": 1}
+        needs_history = True
+
+        def choose_setup(self, state, seat, start, actions, progress=None):
+            asked.append((seat, tuple(actions)))
+            return max(state.setup_options(seat))
+    monkeypatch.setattr(gs, "TableBot", Highest)
+    start = deal(7, Rules("glitzerhaus")).start()
+    low = LowSetupTableBot()
+    games = [setup_out(start, {0: Highest(), 1: low}), setup_out(start, {0: low, 1: Highest()})]
+    rec = {"seed": 7, "variant": "glitzerhaus", "first": "table", "second": "table-low",
+           "table_setup": dict(Highest.SETUP_SAMPLES), "lines": [format_line(line_of(start, g)) for g in games]}
+    known = gs.known_choices(rec)
+    assert len(known) == 6 and {seat for seat, _ in known} == {0, 1}
+    asked.clear()
+    fresh = gs.measure_all(7)
+    all_asked = list(asked)
+    asked.clear()
+    assert gs.measure_all(7, known) == fresh
+    assert asked and set(asked) == set(all_asked) - set(known)      # only what the lines do not hold
+    assert gs.known_choices({**rec, "table_setup": {**rec["table_setup"], "s2": 2}}) == {}
+    assert gs.known_choices({k: v for k, v in rec.items() if k != "lines"}) == {}
+    dup = tmp_path / "dup.jsonl"
+    dup.write_text(json.dumps(rec) + "\n")
+    assert gs.duplicate_choices(dup) == {7: known}
+    wrong = script("glitzerhaus_setup.py", "run", "--step", "open", "--deals", "1", "--from-duplicate", dup,
+                   "--out", tmp_path / "x.jsonl")
+    one_error_line(wrong, "--from-duplicate is for --step all")
