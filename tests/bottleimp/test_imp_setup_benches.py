@@ -117,28 +117,40 @@ def test_the_glitzerhaus_setup_figures_are_the_cells_of_independent_solves(tmp_p
     assert summary.returncode == 0 and "1 deals (3-3)" in summary.stdout, summary.stderr
 
 
-def test_the_whole_setup_figures_are_the_four_pairings_solved_again(monkeypatch):
-    """glitzerhaus_setup.measure_all with a stand-in for the table bot's setup (the highest cards:
-    cheap, and never the low-cards choice): each pairing's setup line is the two ways joined seat
-    by seat, its value the engine's of the line replayed here, each table choice asked once per
-    seat and setup so far, and the worths the differences of the pairings."""
+def _glitzerhaus_setup():
     sys.path.insert(0, str(ROOT / "benchmarks/bottleimp"))
     try:
         import glitzerhaus_setup as gs
     finally:
         sys.path.pop(0)
+    return gs
+
+
+def _highest_bot(asked: list):
+    """A stand-in for the table bot's setup: the highest cards (cheap, and never the low-cards
+    choice); each question it is asked, ``(seat, setup so far)``, goes to ``asked``."""
+    class Highest:
+        SETUP_SAMPLES = {"pass": 1, "s1": 1, "s2": 1, "open": 1}
+        needs_history = True
+
+        def choose_setup(self, state, seat, start, actions, progress=None):
+            asked.append((seat, tuple(actions)))
+            return max(state.setup_options(seat))
+    return Highest
+
+
+def test_the_whole_setup_figures_are_the_four_pairings_solved_again(monkeypatch):
+    """glitzerhaus_setup.measure_all with a stand-in for the table bot's setup (the highest cards:
+    cheap, and never the low-cards choice): each pairing's setup line is the two ways joined seat
+    by seat, its value the engine's of the line replayed here, each table choice asked once per
+    seat and setup so far, and the worths the differences of the pairings."""
+    gs = _glitzerhaus_setup()
     from scoundrel_solver.bottleimp import parse_line, replay
     from scoundrel_solver.bottleimp.bots import low_cards_setup
     from scoundrel_solver.bottleimp.engine import Engine
 
     asked = []
-
-    class Highest:
-        SETUP_SAMPLES = {"pass": 1, "s1": 1, "s2": 1, "open": 1}
-
-        def choose_setup(self, state, seat, start, actions):
-            asked.append((seat, tuple(actions)))
-            return max(state.setup_options(seat))
+    Highest = _highest_bot(asked)
     monkeypatch.setattr(gs, "TableBot", Highest)
     rec = gs.measure_all(5)
     start = deal(5, Rules("glitzerhaus")).start()
@@ -252,23 +264,12 @@ def test_the_whole_setup_from_a_duplicate_run_is_the_same_record_with_fewer_hint
     (its first game at A, its second at B) give the same record as asking the bot, and the bot is
     asked only for what the lines do not hold (table_table's later steps).  A stand-in bot (the
     highest cards) keeps it cheap; a record of another bot's counts gives nothing."""
-    sys.path.insert(0, str(ROOT / "benchmarks/bottleimp"))
-    try:
-        import glitzerhaus_setup as gs
-    finally:
-        sys.path.pop(0)
+    gs = _glitzerhaus_setup()
     from scoundrel_solver.bottleimp.bots import LowSetupTableBot, setup_out
     from scoundrel_solver.bottleimp.notation import format_line, line_of
 
     asked = []
-
-    class Highest:
-        SETUP_SAMPLES = {"pass": 1, "s1": 1, "s2": 1, "open": 1}
-        needs_history = True
-
-        def choose_setup(self, state, seat, start, actions, progress=None):
-            asked.append((seat, tuple(actions)))
-            return max(state.setup_options(seat))
+    Highest = _highest_bot(asked)
     monkeypatch.setattr(gs, "TableBot", Highest)
     start = deal(7, Rules("glitzerhaus")).start()
     low = LowSetupTableBot()
