@@ -372,10 +372,18 @@ class SetupHint:
 
 
 def setup_hint(view: SetupView, samples: int = 0, seconds: float = 0.0, model: Model = None, workers: int = None,
-               progress=None, race: bool = True) -> SetupHint:
+               progress=None, race: bool = True, checkpoints=(), on_checkpoint=None) -> SetupHint:
     """The setup hint of ``view`` (see the module's doc): over ``samples`` drawn deals, or as many
     as ``seconds`` allow (one of them); ``progress(deals, candidates left)`` after each deal;
-    ``race``: False values every choice on every deal (a reference for the benchmarks)."""
+    ``race``: False values every choice on every deal (a reference for the benchmarks).
+
+    ``on_checkpoint(hint)`` is called with the hint as it stands after each count of deals in
+    ``checkpoints`` (below ``samples``): the hint ``samples`` = that count gives, figure for figure
+    (the deals are drawn and valued in order, and the race drops candidates only where a round
+    ends: up to that count the two runs are one), its ``seconds`` the time taken so far.  The
+    benchmarks compare a count with ten times it in one run this way.  With one worker the deals
+    of a round are valued before any is read, so a count is best where a round ends
+    (:func:`rounds`)."""
     model = model or default_model(view)
     model.check(view)
     if samples and not 1 <= samples <= MAX_SAMPLES:
@@ -412,6 +420,8 @@ def setup_hint(view: SetupView, samples: int = 0, seconds: float = 0.0, model: M
                 done += 1
                 if progress is not None:
                     progress(done, len(alive))
+                if on_checkpoint is not None and done in checkpoints and done < limit:
+                    on_checkpoint(_result(view, model, classes, values, alive, dropped, done, done, start))
             if out_of_time or done >= limit:
                 break
             if deadline and time.monotonic() >= deadline:
@@ -428,6 +438,14 @@ def setup_hint(view: SetupView, samples: int = 0, seconds: float = 0.0, model: M
         drop_pool()          # a worker may still be searching a deal nobody will read
     if done == 0:
         raise SetupHintError(f"no deal was valued within {seconds:g} s: give more --time or a --samples count")
+    return _result(view, model, classes, values, alive, dropped, done, samples or None, start)
+
+
+def _result(view: SetupView, model: Model, classes, values: dict, alive: list, dropped: list, done: int,
+            samples: Optional[int], start: float) -> SetupHint:
+    """The hint of a race that has valued ``done`` deals: ``alive`` the candidates valued on all
+    of them, ``dropped`` the others in the order they left; ``values`` is read, not changed."""
+    seat_is_a = view.seat_name == "A"
     # trim the finalists to the deals every one of them has (an unfinished round is dropped whole
     # by the loop above, so they agree) and rank
     sign = 1 if seat_is_a else -1
@@ -464,7 +482,7 @@ def setup_hint(view: SetupView, samples: int = 0, seconds: float = 0.0, model: M
         ci = difference[1]
         clear = ci is not None and (ci[0] > 0 if seat_is_a else ci[1] < 0)
     return SetupHint(view.seat_name, view.step_name, model, model.opponent_text(view), Model.later_text(view),
-                     tuple(figures), sum(len(members) for _, members in classes), done, samples or None,
+                     tuple(figures), sum(len(members) for _, members in classes), done, samples,
                      time.monotonic() - start,
                      difference, clear)
 

@@ -37,6 +37,28 @@ def test_the_quality_bench_records_both_budgets_and_resumes(tmp_path):
     assert bad.returncode == 2 and "lopaka has no step s1" in bad.stderr
 
 
+def test_the_raced_quality_record_is_that_of_two_separate_hints(tmp_path):
+    """Raced, the N hint is the 10 N run's checkpoint: its record is the one two runs give."""
+    from scoundrel_solver.bottleimp.setuphint import choice_text, setup_hint
+    out = tmp_path / "q.jsonl"
+    run = script("bench_setup_hint.py", "run", "--variant", "lopaka", "--step", "pass", "--positions", "2",
+                 "--samples", "2", "--out", out)
+    assert run.returncode == 0, run.stderr
+    sys.path.insert(0, str(ROOT / "benchmarks/bottleimp"))
+    try:
+        from bench_setup_hint import position
+    finally:
+        sys.path.pop(0)
+    for rec in (json.loads(line) for line in out.read_text().splitlines()):
+        view = position("lopaka", "pass", rec["seed"])
+        small, big = setup_hint(view, samples=2, workers=1), setup_hint(view, samples=20, workers=1)
+        assert rec["raced_10x"] is True and rec["seconds"] <= rec["seconds_10x"]
+        assert (rec["recommended"], rec["recommended_10x"]) == (choice_text(small.recommended),
+                                                                choice_text(big.recommended))
+        assert (rec["clear"], rec["clear_10x"]) == (small.clear, big.clear)
+        assert rec["figure_10x"] == float(big.candidates[0].mean)
+
+
 def test_the_hidden_cost_is_the_matrix_against_the_equilibrium(tmp_path):
     out = tmp_path / "c.jsonl"
     run = script("exchange_hidden_cost.py", "run", "--deals", "1", "--samples", "4", "--out", out)

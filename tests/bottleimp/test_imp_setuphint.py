@@ -258,6 +258,31 @@ def test_a_time_budget_gives_the_answer_of_the_count_of_deals_it_drew():
     assert [(c.choice, c.values) for c in timed.candidates] == [(c.choice, c.values) for c in counted.candidates]
 
 
+@pytest.mark.parametrize("variant, seed, seat, step, n, big, workers", [
+    ("lopaka", 42, 0, 0, 8, 32, 1),          # the race drops at 8 and 16: the checkpoint at a round's end
+    ("lopaka", 9, 2, 0, 16, 40, 2),          # two workers
+    ("lopaka", 5, 0, 0, 12, 24, 2),          # inside a round (8 to 16), read in order on a pool
+    ("glitzerhaus", 3, 1, 2, 4, 12, 1),      # the open choice: two choices, no race
+])
+def test_a_checkpoint_is_the_hint_of_that_count_of_deals(variant, seed, seat, step, n, big, workers):
+    start = deal(seed, Rules(variant)).start()
+    state, actions = start, []
+    while state.step < step:
+        actions.append(state.joint_action({i: low_cards_setup(state, i) for i in range(len(state.seats))
+                                           if state.setup_options(i)}))
+        state = state.apply(actions[-1])
+    view = setup_view_of(start, actions, seat)
+    seen = []
+    whole = setup_hint(view, samples=big, workers=workers, checkpoints=(n, big), on_checkpoint=seen.append)
+    alone = setup_hint(view, samples=n, workers=workers)
+    assert len(seen) == 1 and whole.deals == big        # not at the end: that is the hint returned
+    at = seen[0]
+    fields = lambda h: (h.seat, h.step, h.choices, h.deals, h.samples, h.difference, h.clear,  # noqa: E731
+                        [(c.choice, c.same_as, c.mean, c.ci95, c.best_share, c.deals, c.values) for c in h.candidates])
+    assert fields(at) == fields(alone)
+    assert at.seconds <= whole.seconds
+
+
 def test_the_same_question_gets_the_same_answer_with_two_workers():
     view = setup_view_of(deal(8, Rules("lopaka")).start(), [], 0)
     one, two = setup_hint(view, samples=12, workers=1), setup_hint(view, samples=12, workers=2)
