@@ -43,7 +43,8 @@ hints of about 20 CPU seconds); ``--from-duplicate FILE`` takes the ``table`` bo
 ``bots.py``'s duplicate run of ``table`` against ``table-low`` recorded in its lines (the bot at A
 in the first game, at B in the second: the pairings ``table_low`` and ``low_table``) instead of
 asking the hint again, so only ``table_table``'s later steps are hinted: the same records, about
-a third of the CPU.
+a third of the CPU.  It measures only the deals of ``--deals`` that file holds (it follows the
+duplicate run; the others are left for a later run, which resumes).
 
 Every figure is double dummy after the choices it names (perfect play on both sides, every
 card seen); the hint's choices see only the seat's own cards.  A line a deal as it finishes
@@ -228,6 +229,12 @@ def run(args):
         known = duplicate_choices(args.from_duplicate)
     with resume_lines(out) as (f, done):
         todo = [s for s in seeds if s not in done]
+        if args.from_duplicate:         # follow the duplicate run: the deals it has played
+            later = [s for s in todo if s not in known]
+            todo = [s for s in todo if s in known]
+            if later:
+                print(f"{len(later)} deals have no record with lines in {args.from_duplicate} yet: left for a "
+                      f"later run", file=sys.stderr)
         print(f"{len(todo)} deals to measure -> {out}", file=sys.stderr)
         for s in todo:
             if args.step == "all":

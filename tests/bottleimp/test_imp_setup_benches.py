@@ -311,6 +311,10 @@ def test_the_whole_setup_from_a_duplicate_run_is_the_same_record_with_fewer_hint
     dup = tmp_path / "dup.jsonl"
     dup.write_text(json.dumps(rec) + "\n")
     assert gs.duplicate_choices(dup) == {7: known}
+    follow = script("glitzerhaus_setup.py", "run", "--step", "all", "--deals", "1-6", "--from-duplicate", dup,
+                    "--out", tmp_path / "all.jsonl")          # no deal of 1-6 in the file: none measured
+    assert follow.returncode == 0 and "6 deals have no record with lines" in follow.stderr, follow.stderr
+    assert "0 deals to measure" in follow.stderr and (tmp_path / "all.jsonl").read_text() == ""
     wrong = script("glitzerhaus_setup.py", "run", "--step", "open", "--deals", "1", "--from-duplicate", dup,
                    "--out", tmp_path / "x.jsonl")
     one_error_line(wrong, "--from-duplicate is for --step all")
