@@ -757,6 +757,79 @@ def test_a_lopaka_match_of_two_rounds(server, browser):
     phone(browser, "match-over")
 
 
+def play_round_for_two(driver) -> str:
+    """A Glitzerhaus round at one screen, each player in turn behind the cover: at the stack
+    steps the two lowest cards (the lowest to the devil's trick), stack 1 open, then the lowest
+    legal card; the keyboard and the mouse in turn.  The round's line."""
+    moves = 0
+    while attr(driver, "task") != "over":
+        if covered(driver):
+            uncover(driver, driver.find_element(By.ID, "cover").get_attribute("data-seat"), by_key=moves % 2 == 0)
+            continue
+        task, legal = attr(driver, "task"), options(driver)
+        if task in ("s1", "s2"):
+            stack_step(driver, legal[0], legal[1], by_key=moves % 2 == 1)
+        elif task == "open":
+            open_stack(driver, 1, by_key=moves % 2 == 1)
+        else:
+            assert task == "play"
+            choose(driver, legal[0], by_key=moves % 2 == 1)
+        moves += 1
+    return line_shown(driver)
+
+
+def test_a_glitzerhaus_match_for_two_at_one_screen(server, browser):
+    """bot=people&rounds=2: two players at one screen, player 1 at A in round 1 (deal 11), at B in
+    round 2 (deal 12), where player 1 deals; the bar names the players, not "you"; the running
+    score and the match's end are the library's (imp match) after each round."""
+    from scoundrel_solver.bottleimp.answers import match_answer
+    from scoundrel_solver.bottleimp.match import Match
+    open_page(browser, server, "variant=glitzerhaus&seed=11&bot=people&pause=0&rounds=2")
+    assert "rounds=2" in browser.current_url and "bot=people" in browser.current_url
+    bar = match_bar(browser)
+    assert bar["round"] == "1" and bar["rounds"] == "2" and bar["seat"] == "" and bar["totals"] == "0 0"
+    assert bar["dealer"] == "2" and bar["dealer-seat"] == "B"
+    assert "player 1 A" in bar["text"] and "player 2 B (deals)" in bar["text"] and "you" not in bar["text"]
+    m = Match(Rules("glitzerhaus"), 11, 2)
+    lines = [play_round_for_two(browser)]
+    check_scores(browser, "glitzerhaus", 11, lines[0])
+    want = match_answer(m, lines)
+    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "1")
+    assert match_bar(browser)["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    end = browser.find_element(By.ID, "match-end")
+    assert end.is_displayed() and "The match after round 1 of 2" in end.text
+    cells = end.find_elements(By.CSS_SELECTOR, 'tr[data-round="1"] td[data-player]')
+    assert [c.text.split()[0].replace("\u2212", "-") for c in cells] == [str(want["played"][0]["scores"][p]) for p in "12"]
+    assert [c.text.split()[1] for c in cells] == ["(A)", "(B)"]
+    nxt = browser.find_element(By.ID, "next-round")
+    assert "deal 12" in nxt.text and "player 1 deals" in nxt.text and "you" not in nxt.text
+    stacks_settled(browser)             # the stack steps' hindsight has answered: the heavy pool is free
+    before = done(browser)
+    nxt.click()
+    submitted(browser, before)
+    bar = match_bar(browser)
+    assert bar["round"] == "2" and bar["dealer"] == "1" and bar["dealer-seat"] == "B"
+    assert "player 1 B (deals)" in bar["text"] and "player 2 A" in bar["text"]
+    assert bar["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    assert "round 2 of 2, deal 12" in browser.find_element(By.ID, "title").text
+    lines.append(play_round_for_two(browser))
+    check_scores(browser, "glitzerhaus", 12, lines[1])
+    want = match_answer(m, lines)
+    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "2")
+    assert match_bar(browser)["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    end = browser.find_element(By.ID, "match-end")
+    assert "The match is over" in end.text and not browser.find_elements(By.ID, "next-round")
+    cells = end.find_elements(By.CSS_SELECTOR, 'tr[data-round="2"] td[data-player]')
+    assert [c.text.split()[1] for c in cells] == ["(B)", "(A)"]              # the players swapped seats
+    verdict = end.find_element(By.CSS_SELECTOR, ".match-verdict").text
+    top = want["leaders"]
+    assert verdict == ("The match is drawn." if len(top) > 1 else f"Player {top[0]} wins the match.")
+    totals = [c.text.replace("\u2212", "-") for c in end.find_elements(By.CSS_SELECTOR, "tr.total th[data-player]")]
+    assert totals == [str(want["totals"]["1"]), str(want["totals"]["2"])]
+    shot(browser, "glitz-match-over")
+    stacks_settled(browser)
+
+
 def test_a_bad_number_of_rounds_is_told_in_one_line(server, browser):
     browser.get(server.url + "/imp?variant=lopaka&seed=42&rounds=0")
     status = wait(browser).until(lambda d: d.find_element(By.ID, "status")
