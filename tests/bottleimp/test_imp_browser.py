@@ -684,6 +684,16 @@ def match_bar(driver) -> dict:
                                                          "totals")} | {"text": bar.text}
 
 
+def scored(driver, m, lines: list) -> dict:
+    """After a round of match ``m``: the library's answer for the rounds played (``imp match`` of
+    ``lines``), the bar's running score checked against it once the page has counted the round."""
+    from scoundrel_solver.bottleimp.answers import match_answer
+    want = match_answer(m, lines)
+    wait(driver).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == str(len(lines)))
+    assert match_bar(driver)["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    return want
+
+
 def play_round_by_mouse(driver):
     """The first option at every step: the exchange's lowest card, then the lowest legal card."""
     while attr(driver, "task") != "over":
@@ -695,7 +705,6 @@ def test_a_lopaka_match_of_two_rounds(server, browser):
     """rounds=2: round 1 on deal 42 with you at A (the bot deals), round 2 on deal 43 with you at B
     (you deal); the bar above the table shows the round, the seats and the dealer, and the running
     score, which is the library's (imp match) after each round."""
-    from scoundrel_solver.bottleimp.answers import match_answer
     from scoundrel_solver.bottleimp.match import Match
     open_page(browser, server, "variant=lopaka&seed=42&seat=A&bot=greedy&pause=0&rounds=2")
     assert "rounds=2" in browser.current_url and "seed=42" in browser.current_url
@@ -716,10 +725,7 @@ def test_a_lopaka_match_of_two_rounds(server, browser):
     choose(browser, options(browser)[0], by_key=True)
     assert attr(browser, "task") == "over" and line_shown(browser) == lines[0]
     m = Match(Rules("lopaka"), 42, 2)
-    want = match_answer(m, lines)
-    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "1")
-    bar = match_bar(browser)
-    assert bar["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    want = scored(browser, m, lines)
     end = browser.find_element(By.ID, "match-end")
     assert end.is_displayed() and "The match after round 1 of 2" in end.text
     cells = end.find_elements(By.CSS_SELECTOR, 'tr[data-round="1"] td[data-player]')
@@ -742,9 +748,7 @@ def test_a_lopaka_match_of_two_rounds(server, browser):
     play_round_by_mouse(browser)
     lines.append(line_shown(browser))
     check_scores(browser, "lopaka", 43, lines[1])
-    want = match_answer(m, lines)
-    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "2")
-    assert match_bar(browser)["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    want = scored(browser, m, lines)
     end = browser.find_element(By.ID, "match-end")
     assert "The match is over" in end.text and not browser.find_elements(By.ID, "next-round")
     verdict = end.find_element(By.CSS_SELECTOR, ".match-verdict").text
@@ -782,7 +786,6 @@ def test_a_glitzerhaus_match_for_two_at_one_screen(server, browser):
     """bot=people&rounds=2: two players at one screen, player 1 at A in round 1 (deal 11), at B in
     round 2 (deal 12), where player 1 deals; the bar names the players, not "you"; the running
     score and the match's end are the library's (imp match) after each round."""
-    from scoundrel_solver.bottleimp.answers import match_answer
     from scoundrel_solver.bottleimp.match import Match
     open_page(browser, server, "variant=glitzerhaus&seed=11&bot=people&pause=0&rounds=2")
     assert "rounds=2" in browser.current_url and "bot=people" in browser.current_url
@@ -793,9 +796,7 @@ def test_a_glitzerhaus_match_for_two_at_one_screen(server, browser):
     m = Match(Rules("glitzerhaus"), 11, 2)
     lines = [play_round_for_two(browser)]
     check_scores(browser, "glitzerhaus", 11, lines[0])
-    want = match_answer(m, lines)
-    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "1")
-    assert match_bar(browser)["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    want = scored(browser, m, lines)
     end = browser.find_element(By.ID, "match-end")
     assert end.is_displayed() and "The match after round 1 of 2" in end.text
     cells = end.find_elements(By.CSS_SELECTOR, 'tr[data-round="1"] td[data-player]')
@@ -814,9 +815,7 @@ def test_a_glitzerhaus_match_for_two_at_one_screen(server, browser):
     assert "round 2 of 2, deal 12" in browser.find_element(By.ID, "title").text
     lines.append(play_round_for_two(browser))
     check_scores(browser, "glitzerhaus", 12, lines[1])
-    want = match_answer(m, lines)
-    wait(browser).until(lambda d: d.find_element(By.ID, "match").get_attribute("data-played") == "2")
-    assert match_bar(browser)["totals"] == f"{want['totals']['1']} {want['totals']['2']}"
+    want = scored(browser, m, lines)
     end = browser.find_element(By.ID, "match-end")
     assert "The match is over" in end.text and not browser.find_elements(By.ID, "next-round")
     cells = end.find_elements(By.CSS_SELECTOR, 'tr[data-round="2"] td[data-player]')
