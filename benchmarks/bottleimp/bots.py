@@ -4,6 +4,7 @@
     python benchmarks/bottleimp/bots.py summary
     python benchmarks/bottleimp/bots.py verify      # every recorded line replayed to its margin
     python benchmarks/bottleimp/bots.py setup-dd    # the same setups with the play double dummy
+    python benchmarks/bottleimp/bots.py swings --top 12   # the largest gains either way, game by game
 
 A pair ``first:second`` plays every deal twice: ``first`` as A and ``second`` as B, then the
 seats swapped, so the luck of the cards cancels.  The figure is ``first``'s gain per round:
@@ -317,6 +318,37 @@ def setup_dd(args):
         print(f"  {'realised less double dummy':36} {mean:+7.2f}  (95 % {ci[0]:+.2f} to {ci[1]:+.2f}), deal by deal")
 
 
+def swings(args):
+    """The ``--top`` deals of largest gain either way of each file with lines: per game its setup,
+    the bottle's holder at the end, the exact value after the setup and the margin."""
+    if args.top < 1:
+        raise BatchError(f"--top {args.top}: give 1 or more")
+    from scoundrel_solver.bottleimp.engine import Engine
+    engine = Engine()
+    for path, lined in _lined(args):
+        if not lined:
+            continue
+        top = sorted(lined, key=lambda item: (-abs(item[1]["gain"]), item[1]["seed"]))[:args.top]
+        rec = top[0][1]
+        print(f"{path.name}: the {len(top)} largest gains of {len(lined)} deals with lines; game 1 {rec['first']} "
+              f"at A, game 2 {rec['second']} at A")
+        for number, rec in top:
+            print(f"  deal {rec['seed']}: gain {rec['gain']:+g}")
+            for which, states in enumerate(_games_of(path, number, rec)):
+                after = next(st for st in states if not st.in_setup)
+                end = states[-1]
+                holder = end.seats[end.holder] if end.holder is not None else "nobody"
+                line = rec["lines"][which]
+                setup = " | ".join(part.strip() for part in line.split("|")[:_setup_steps(after)])
+                print(f"    game {which + 1}: {setup}; after it {engine.value(after):+d} double dummy; margin "
+                      f"{end.value():+d}; the bottle ends with {holder}")
+
+
+def _setup_steps(state) -> int:
+    """The number of setup steps before the play phase of ``state``'s variant."""
+    return len(STEP_NAMES[state.rules.variant])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -329,10 +361,11 @@ def main():
     s = sub.add_parser("summary")
     s.add_argument("--out", type=Path, default=OUT)
     s.add_argument("--markdown", action="store_true", help="a Markdown table (benchmarks/README.md)")
-    for name in ("verify", "setup-dd"):
+    for name in ("verify", "setup-dd", "swings"):
         sub.add_parser(name).add_argument("--out", type=Path, default=OUT)
+    sub.choices["swings"].add_argument("--top", type=int, default=12, help="deals a file (default 12)")
     args = parser.parse_args()
-    action = {"play": play, "summary": summary, "verify": verify, "setup-dd": setup_dd}[args.command]
+    action = {"play": play, "summary": summary, "verify": verify, "setup-dd": setup_dd, "swings": swings}[args.command]
     return command_main(action, args)
 
 

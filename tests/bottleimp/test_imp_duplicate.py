@@ -244,3 +244,25 @@ def test_setup_dd_values_each_game_after_its_setup_by_independent_solves(tmp_pat
                                 *lines[1].split()[7:]]
     assert lines[2].split()[6] == f"{statistics.mean(r['gain'] for r in recs):+.2f}"     # as played
     assert "4 deals with lines (1-4)" in lines[0]
+
+
+def test_swings_lists_the_largest_gains_with_each_games_setup_holder_and_values(tmp_path):
+    from scoundrel_solver.bottleimp import Rules, deal
+    from scoundrel_solver.bottleimp.engine import Engine
+    from scoundrel_solver.bottleimp.notation import parse_line, replay
+    path = play(tmp_path)
+    recs = sorted((json.loads(line) for line in path.read_text().splitlines()), key=lambda r: (-abs(r["gain"]), r["seed"]))
+    proc = bots("swings", "--out", tmp_path, "--top", "2")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert "the 2 largest gains of 4 deals with lines" in out[0]
+    for k, r in enumerate(recs[:2]):
+        assert out[1 + 3 * k] == f"  deal {r['seed']}: gain {r['gain']:+g}"
+        start = deal(r["seed"], Rules("lopaka")).start()
+        for g, line in enumerate(r["lines"]):
+            states = replay(start, parse_line(line, start.rules))
+            end, after = states[-1], next(s for s in states if not s.in_setup)
+            assert out[2 + 3 * k + g] == (f"    game {g + 1}: {line.split(' | ')[0]}; after it {Engine().value(after):+d} "
+                                          f"double dummy; margin {end.value():+d}; the bottle ends with "
+                                          f"{end.seats[end.holder]}")
+    one_error_line(bots("swings", "--out", tmp_path, "--top", "0"), "--top 0: give 1 or more")
