@@ -533,7 +533,7 @@ def against(records, other: dict, label: str) -> None:
     only_a = sum(1 for x, y in zip(a, b) if x and not y)
     only_b = sum(1 for x, y in zip(a, b) if y and not x)
     print(f"    paired difference: wins {100 * m:+.1f} points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}); won by one "
-          f"only: this {only_a}, that {only_b}; exact McNemar p = {mcnemar(only_a, only_b):.3f}")
+          f"only: this {only_a}, that {only_b}; exact McNemar p = {sign_test(only_a, only_b):.3f}")
     ds = [r["belief"]["score"] - o["belief"]["score"] for r, o in both]
     m, (lo, hi) = paired(ds)
     print(f"    mean score difference {m:+.2f} ({lo:+.2f} to {hi:+.2f}); same line in "
@@ -550,15 +550,6 @@ def against(records, other: dict, label: str) -> None:
     for name, recs in (("this", [r for r, _ in both]), ("that", [o for _, o in both])):
         secs = [r["belief"]["seconds"] for r in recs]
         print(f"    time per game, {name}: median {statistics.median(secs):.1f} s, max {max(secs):.1f} s")
-
-
-def mcnemar(b: int, c: int) -> float:
-    """Exact two-sided McNemar p-value for ``b`` and ``c`` discordant pairs (the sign test).
-
-    >>> round(mcnemar(70, 44), 3)
-    0.019
-    """
-    return sign_test(b, c)
 
 
 def summary(records, endgame=None):

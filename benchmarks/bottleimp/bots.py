@@ -96,11 +96,6 @@ def games(start, first, second, seed) -> tuple:
     return one, setup_two + play_out_from(start, setup_two, bots)
 
 
-def margins(start, first, second, seed) -> tuple:
-    """The margins A - B of the two games of :func:`games`."""
-    return tuple(end_of(start, g).value() for g in games(start, first, second, seed))
-
-
 def duplicate(task):
     variant, first, second, seed, build = task
     start = deal(seed, Rules(variant)).start()
@@ -274,6 +269,11 @@ def _games_of(path, number, rec) -> list:
     return out
 
 
+def _after_setup(states) -> object:
+    """The first play-phase state of a replayed game (:func:`_games_of`)."""
+    return next(st for st in states if not st.in_setup)
+
+
 def verify(args):
     """Every recorded line replayed through the rules engine: it must finish the round at the
     recorded margin."""
@@ -303,8 +303,7 @@ def setup_dd(args):
         for number, rec in lined:
             values = []
             for states in _games_of(path, number, rec):
-                after = next(st for st in states if not st.in_setup)
-                values.append(engine.value(after))
+                values.append(engine.value(_after_setup(states)))
             dd.append((values[0] - values[1]) / 2)
             real.append(rec["gain"])
         rec = lined[0][1]
@@ -335,18 +334,11 @@ def swings(args):
         for number, rec in top:
             print(f"  deal {rec['seed']}: gain {rec['gain']:+g}")
             for which, states in enumerate(_games_of(path, number, rec)):
-                after = next(st for st in states if not st.in_setup)
-                end = states[-1]
+                after, end = _after_setup(states), states[-1]
                 holder = end.seats[end.holder] if end.holder is not None else "nobody"
-                line = rec["lines"][which]
-                setup = " | ".join(part.strip() for part in line.split("|")[:_setup_steps(after)])
+                setup = " | ".join(rec["lines"][which].split(" | ")[:len(STEP_NAMES[rec["variant"]])])
                 print(f"    game {which + 1}: {setup}; after it {engine.value(after):+d} double dummy; margin "
                       f"{end.value():+d}; the bottle ends with {holder}")
-
-
-def _setup_steps(state) -> int:
-    """The number of setup steps before the play phase of ``state``'s variant."""
-    return len(STEP_NAMES[state.rules.variant])
 
 
 def main():

@@ -16,6 +16,7 @@ if str(BENCH) not in sys.path:
 import bench_belief_player as bbp  # noqa: E402
 from scoundrel_solver import Rules, State, deal  # noqa: E402
 from scoundrel_solver.scoundrel.notation import parse_action  # noqa: E402
+from scoundrel_solver.intervals import sign_test  # noqa: E402
 
 TINY = {"samples": 2, "exact_unseen": 4, "max_beliefs": 2_000, "leaf_samples": 2}
 
@@ -292,8 +293,8 @@ def test_depth1_lookahead_plays_where_asked_and_its_game_replays_to_its_score():
 
 
 def test_against_pairs_two_belief_players_and_mcnemar_is_exact(capsys):
-    assert bbp.mcnemar(0, 0) == 1.0 and bbp.mcnemar(3, 0) == 0.25 and bbp.mcnemar(5, 5) == 1.0
-    assert round(bbp.mcnemar(112, 82), 3) == 0.037     # the pooled 1-1000 figure of benchmarks/README.md
+    assert sign_test(0, 0) == 1.0 and sign_test(3, 0) == 0.25 and sign_test(5, 5) == 1.0
+    assert round(sign_test(112, 82), 3) == 0.037     # the pooled 1-1000 figure of benchmarks/README.md
     mine = [{"seed": s, "belief": {"won": w, "score": w * 10, "line": "a", "seconds": 1.0}}
             for s, w in ((1, True), (2, True), (3, False))]
     other = {s: {"seed": s, "belief": {"won": w, "score": w * 10, "line": "b", "seconds": 2.0}}
