@@ -55,6 +55,7 @@ from scoundrel_solver.bottleimp.notation import format_line, line_of, parse_line
 from scoundrel_solver.bottleimp.setupview import STEP_NAMES
 from scoundrel_solver.errors import InputError
 from scoundrel_solver.intervals import mean_ci, sign_test
+from scoundrel_solver.progress import ProgressLine
 
 PAIRS = ["table:table-low", "table:greedy", "table-low:random", "table-low:lopaka-rule", "table-low:greedy",
          "double-dummy:table-low"]
@@ -279,12 +280,14 @@ def verify(args):
     recorded margin."""
     total = 0
     for path, lined in _lined(args):
-        for number, rec in lined:
-            for which, (states, key) in enumerate(zip(_games_of(path, number, rec), ("first_as_A", "second_as_A"))):
-                end = states[-1]
-                if not end.finished or end.value() != rec[key]:
-                    got = end.value() if end.finished else "an unfinished round"
-                    raise BatchError(f"{path} line {number}: game {which + 1} replays to {got}, recorded {rec[key]}")
+        with ProgressLine() as progress:
+            for k, (number, rec) in enumerate(lined, 1):
+                for which, (states, key) in enumerate(zip(_games_of(path, number, rec), ("first_as_A", "second_as_A"))):
+                    end = states[-1]
+                    if not end.finished or end.value() != rec[key]:
+                        got = end.value() if end.finished else "an unfinished round"
+                        raise BatchError(f"{path} line {number}: game {which + 1} replays to {got}, recorded {rec[key]}")
+                progress.show(f"{path.name}: {k} of {len(lined)} deals replayed")
         if lined:
             print(f"{path.name}: {len(lined)} deals, both games replayed to their recorded margins")
         total += len(lined)
@@ -300,12 +303,14 @@ def setup_dd(args):
         if len(lined) < 2:
             continue
         dd, real = [], []
-        for number, rec in lined:
-            values = []
-            for states in _games_of(path, number, rec):
-                values.append(engine.value(_after_setup(states)))
-            dd.append((values[0] - values[1]) / 2)
-            real.append(rec["gain"])
+        with ProgressLine() as progress:     # a terminal sees the deals valued after a second
+            for k, (number, rec) in enumerate(lined, 1):
+                values = []
+                for states in _games_of(path, number, rec):
+                    values.append(engine.value(_after_setup(states)))
+                dd.append((values[0] - values[1]) / 2)
+                real.append(rec["gain"])
+                progress.show(f"{path.name}: {k} of {len(lined)} deals valued after their setups")
         rec = lined[0][1]
         seeds = [r["seed"] for _, r in lined]
         print(f"{path.name}: {len(lined)} deals with lines ({min(seeds)}-{max(seeds)}); {rec['first']}'s gain a round "
